@@ -1,0 +1,170 @@
+"""Reading and writing JSONL lines exactly as pi does.
+
+pi reads a session with ``content.trim().split("\\n")`` and ``JSON.parse`` on each line, skipping
+lines that do not parse. This module reproduces that on bytes, without decoding a whole file at
+once, and writes lines the way ``JSON.stringify`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+# JavaScript's String.prototype.trim() strips these (WhiteSpace and LineTerminator).
+JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_JS_WHITESPACE_BYTES = tuple(sorted({c.encode() for c in JS_WHITESPACE}, key=len, reverse=True))
+
+
+class Missing:
+    """A key that is absent (JavaScript ``undefined``), as opposed to ``null``."""
+
+    _instance: Missing | None = None
+
+    def __new__(cls) -> Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = Missing()
+
+
+def js_trim(text: str) -> str:
+    """``String.prototype.trim``: Python's ``str.strip`` knows a different set of spaces."""
+    return text.strip(JS_WHITESPACE)
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness: ``[]`` and ``{}`` are true, ``""``, ``0``, ``NaN``, null are false."""
+    if value is None or value is MISSING or value is False:
+        return False
+    if isinstance(value, str):
+        return value != ""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+    return True
+
+
+class BadLine(ValueError):
+    """A line that ``JSON.parse`` would reject."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_line(line: bytes) -> Any:
+    """Parse one line as ``JSON.parse`` would, or raise :class:`BadLine`.
+
+    Bytes that are not UTF-8 become U+FFFD first, as Node's decoder makes them. orjson refuses a
+    few things JSON.parse takes (lone surrogate escapes, deep nesting, huge integers): those go
+    through the standard library, with the non-JSON constants it would otherwise allow refused.
+    """
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        pass
+    text = line.decode("utf-8", errors="replace")
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as error:
+        raise BadLine(_short_reason(error)) from None
+
+
+def _short_reason(error: Exception) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"not valid JSON ({error.msg} at column {error.colno})"
+    if isinstance(error, RecursionError):
+        return "not valid JSON (nested too deeply)"
+    return f"not valid JSON ({error})"
+
+
+def _is_js_blank(line: bytes) -> bool:
+    if not line.strip():
+        return True
+    try:
+        return js_trim(line.decode("utf-8", errors="replace")) == ""
+    except UnicodeDecodeError:  # pragma: no cover - errors="replace" never raises
+        return False
+
+
+def _strip_js_whitespace(data: bytes, *, start: bool) -> int:
+    """How many bytes of JavaScript whitespace ``data`` starts (or ends) with."""
+    count = 0
+    while True:
+        for ws in _JS_WHITESPACE_BYTES:
+            if start and data.startswith(ws, count):
+                count += len(ws)
+                break
+            if not start and data.endswith(ws, 0, len(data) - count):
+                count += len(ws)
+                break
+        else:
+            return count
+
+
+@dataclass(frozen=True, slots=True)
+class RawLine:
+    """One line of a file: its 1-based number, byte offset and bytes (without the newline)."""
+
+    number: int
+    offset: int
+    data: bytes
+
+
+def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Iterator[RawLine]:
+    """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")``.
+
+    Only ``\\n`` separates lines (U+2028 inside a string is not a line break). Whitespace at the
+    very start and end of the content (a BOM, say) is dropped, as ``trim()`` drops it.
+    """
+    head = _strip_js_whitespace(data, start=True)
+    tail = len(data) - _strip_js_whitespace(data, start=False)
+    # Line numbers count from the real start of the data, not the trimmed one.
+    number = first_number + data.count(b"\n", 0, head)
+    start = data.rfind(b"\n", 0, head) + 1 if head else 0
+    start = max(start, head)
+    while start < tail:
+        end = data.find(b"\n", start, tail)
+        if end < 0:
+            end = tail
+        line = data[start:end]
+        if line and not _is_js_blank(line):
+            yield RawLine(number, base_offset + start, line)
+        number += 1
+        start = end + 1
+
+
+def dumps(value: Any) -> bytes:
+    """``JSON.stringify(value)``: compact, non-ASCII kept, keys that are MISSING left out."""
+    return orjson.dumps(_drop_missing(value))
+
+
+def _drop_missing(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_missing(v) for k, v in value.items() if v is not MISSING}
+    if isinstance(value, list):
+        return [None if v is MISSING else _drop_missing(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return int(value)  # JSON.stringify(1.0) is "1"
+    return value

@@ -1,0 +1,52 @@
+"""Where pi keeps its sessions, resolved exactly as pi resolves it."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+AGENT_DIR_ENV = "PI_CODING_AGENT_DIR"
+SESSION_DIR_ENV = "PI_CODING_AGENT_SESSION_DIR"
+
+
+def expand_tilde(path: str) -> str:
+    """pi's ``expandTildePath``: only ``~`` and ``~/...`` are expanded."""
+    if path == "~":
+        return str(Path.home())
+    if path.startswith("~/"):
+        return str(Path.home()) + path[1:]
+    return path
+
+
+def agent_dir() -> str:
+    """``$PI_CODING_AGENT_DIR`` (with ``~`` expanded), else ``~/.pi/agent``."""
+    env = os.environ.get(AGENT_DIR_ENV)
+    if env:
+        return expand_tilde(env)
+    return os.path.join(str(Path.home()), ".pi", "agent")
+
+
+def sessions_root(agent: str | None = None) -> str:
+    return os.path.join(agent or agent_dir(), "sessions")
+
+
+def encode_cwd(cwd: str) -> str:
+    """The folder name pi uses for a working directory (``--home-me-proj--``)."""
+    return "--" + re.sub(r"[/\\:]", "-", re.sub(r"^[/\\]", "", cwd)) + "--"
+
+
+def default_session_dir(cwd: str, agent: str | None = None) -> str:
+    """``<agent>/sessions/<encoded cwd>``. Unlike pi, computing it creates nothing."""
+    return os.path.join(sessions_root(agent), encode_cwd(cwd))
+
+
+def session_dir_for(cwd: str, explicit: str | None = None) -> tuple[str, bool]:
+    """The folder pi uses for ``cwd``: ``--session-dir``, ``$PI_CODING_AGENT_SESSION_DIR``, or the
+    encoded cwd. The flag says whether the folder is a custom one (flat, holding any project)."""
+    if explicit:
+        return expand_tilde(explicit), True
+    env = os.environ.get(SESSION_DIR_ENV)
+    if env:
+        return expand_tilde(env), True
+    return default_session_dir(cwd), False
