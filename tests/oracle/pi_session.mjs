@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// pitui's conformance oracle: pi's own SessionManager (pinned in package.json next to this
+// file) loads session files and prints what it sees as JSON, in the schema that
+// `pitui inspect --json` prints, so the tests can compare the two.
+//
+//   node pi_session.mjs open FILE            one session (JSON object)
+//   node pi_session.mjs open-many FILE...    {FILE: session | {"error": message}, ...}
+//   node pi_session.mjs open-many -          the same, file names read from stdin, one a line
+//   node pi_session.mjs list DIR [CWD]       SessionManager.list() of one folder (JSON array)
+//   node pi_session.mjs dir CWD [AGENT_DIR]  the folder pi uses for CWD (pi creates it)
+//   node pi_session.mjs version              the version of pi that was loaded
+//
+// pi rewrites old files when it opens them and overwrites files it cannot read, so `open`,
+// `open-many` and `list` only ever give pi copies, made in a temporary folder that is removed
+// afterwards. The package is found through $PI_PKG (the package folder), else in
+// node_modules beside this script.
+import {
+  copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@mariozechner", "pi-coding-agent");
+
+class UsageError extends Error {}
+
+async function loadPi() {
+  const file = path.join(PKG, "dist", "core", "session-manager.js");
+  try {
+    statSync(file);
+  } catch {
+    throw new Error(`pi not found at ${PKG}: run npm install --prefix tests/oracle, or set PI_PKG`);
+  }
+  return import(pathToFileURL(file).href);
+}
+
+const pi = await loadPi().catch((error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(3);
+});
+
+// ---------------------------------------------------------------------------------------------
+// open
+
+// Before pi sees a file: pi 0.73.1 replaces a file without a valid header with a new session
+// (random id, so nothing to compare), and walks parentId links from the leaf with no guard, so
+// a cycle there never returns. Both are reported as errors instead.
+function precheck(file) {
+  const entries = pi.loadEntriesFromFile(file);
+  if (entries.length === 0) {
+    throw new Error("not a pi session: no valid header line (pi 0.73.1 would overwrite the file)");
+  }
+  pi.migrateSessionEntries(entries);
+  const byId = new Map();
+  let last;
+  for (const entry of entries) {
+    if (entry.type === "session") continue;
+    byId.set(entry.id, entry);
+    last = entry;
+  }
+  const seen = new Set();
+  for (let entry = last; entry; entry = entry.parentId ? byId.get(entry.parentId) : undefined) {
+    if (seen.has(entry)) throw new Error(`parentId cycle through ${entry.id} (pi 0.73.1 would not return)`);
+    seen.add(entry);
+  }
+}
+
+// Roots in order, and for every entry that has children its child ids in order. Iterative,
+// since real chains are tens of thousands of entries deep.
+function flatTree(roots) {
+  const children = Object.create(null);
+  const stack = roots.slice();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node.children.length > 0) children[node.entry.id] = node.children.map((c) => c.entry.id);
+    for (const child of node.children) stack.push(child);
+  }
+  return { roots: roots.map((r) => r.entry.id), children };
+}
+
+// What the comparison needs of a context message: its role, its text or block types, and the
+// fields that tie it to the tree. Undefined fields vanish in JSON.stringify, as in pitui's output.
+function digest(m) {
+  const d = { role: m.role };
+  if (typeof m.content === "string") d.text = m.content;
+  else if (Array.isArray(m.content)) d.blocks = m.content.map((b) => b.type);
+  switch (m.role) {
+    case "compactionSummary":
+      d.summary = m.summary;
+      break;
+    case "branchSummary":
+      d.summary = m.summary;
+      d.fromId = m.fromId;
+      break;
+    case "custom":
+      d.customType = m.customType;
+      break;
+    case "toolResult":
+      d.toolCallId = m.toolCallId;
+      break;
+    case "bashExecution":
+      d.command = m.command;
+      break;
+  }
+  return d;
+}
+
+function describe(sm) {
+  const entries = sm.getEntries();
+  const labels = Object.create(null);
+  for (const entry of entries) {
+    const label = sm.getLabel(entry.id);
+    if (label !== undefined) labels[entry.id] = label;
+  }
+  const context = sm.buildSessionContext();
+  return {
+    header: sm.getHeader(),
+    entryIds: entries.map((e) => [e.id, e.type, e.parentId]),
+    leafId: sm.getLeafId(),
+    branch: sm.getBranch().map((e) => e.id),
+    tree: flatTree(sm.getTree()),
+    labels,
+    name: sm.getSessionName() ?? null,
+    context: {
+      model: context.model,
+      thinkingLevel: context.thinkingLevel,
+      messages: context.messages.map(digest),
+    },
+  };
+}
+
+// Opens a copy of `file`, made inside `tmp`, and removes the copy again.
+function openCopy(file, tmp, slot) {
+  const dir = path.join(tmp, String(slot));
+  mkdirSync(dir);
+  const copy = path.join(dir, path.basename(file));
+  copyFileSync(file, copy);
+  try {
+    precheck(copy);
+    return describe(pi.SessionManager.open(copy, dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function withTmp(fn) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "pitui-oracle-"));
+  try {
+    return fn(tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function write(text) {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+async function cmdOpen(args) {
+  if (args.length !== 1) throw new UsageError("open takes one FILE");
+  const result = withTmp((tmp) => openCopy(args[0], tmp, 0));
+  await write(`${JSON.stringify(result)}\n`);
+}
+
+function readStdin() {
+  return readFileSync(0, "utf8").split("\n").filter((line) => line !== "");
+}
+
+// One object, written file by file so that a big batch is never one huge string.
+async function cmdOpenMany(args) {
+  const files = args.length === 1 && args[0] === "-" ? readStdin() : args;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "pitui-oracle-"));
+  try {
+    await write("{");
+    for (const [i, file] of files.entries()) {
+      let result;
+      try {
+        result = openCopy(file, tmp, i);
+      } catch (error) {
+        result = { error: error instanceof Error ? error.message : String(error) };
+      }
+      await write(`${i ? ",\n" : "\n"}${JSON.stringify(file)}:${JSON.stringify(result)}`);
+    }
+    await write("\n}\n");
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// list, dir, version
+
+const isoOrNull = (date) => (Number.isNaN(date.getTime()) ? null : date.toISOString());
+
+async function cmdList(args) {
+  if (args.length < 1 || args.length > 2) throw new UsageError("list takes DIR [CWD]");
+  const dir = path.resolve(args[0]);
+  const cwd = args[1] ?? process.cwd();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "pitui-oracle-"));
+  let infos;
+  try {
+    // pi reads only the *.jsonl files directly in the folder. The copies keep the originals'
+    // modification times, which pi uses when a file has no other date.
+    for (const name of readdirSync(dir).sort()) {
+      if (!name.endsWith(".jsonl")) continue;
+      const source = path.join(dir, name);
+      const stat = statSync(source);
+      if (!stat.isFile()) continue;
+      copyFileSync(source, path.join(tmp, name));
+      utimesSync(path.join(tmp, name), stat.atime, stat.mtime);
+    }
+    infos = await pi.SessionManager.list(cwd, tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const out = infos.map((s) => ({
+    path: path.join(dir, path.basename(s.path)),
+    id: s.id,
+    cwd: s.cwd,
+    name: s.name ?? null,
+    parentSessionPath: s.parentSessionPath ?? null,
+    created: isoOrNull(s.created),
+    modified: isoOrNull(s.modified),
+    messageCount: s.messageCount,
+    firstMessage: s.firstMessage,
+  }));
+  await write(`${JSON.stringify(out)}\n`);
+}
+
+async function cmdDir(args) {
+  if (args.length < 1 || args.length > 2) throw new UsageError("dir takes CWD [AGENT_DIR]");
+  await write(`${args.length === 2 ? pi.getDefaultSessionDir(args[0], args[1]) : pi.getDefaultSessionDir(args[0])}\n`);
+}
+
+async function cmdVersion() {
+  const meta = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8"));
+  await write(`${meta.version}\n`);
+}
+
+const COMMANDS = { open: cmdOpen, "open-many": cmdOpenMany, list: cmdList, dir: cmdDir, version: cmdVersion };
+const USAGE = "usage: pi_session.mjs open FILE | open-many FILE...|- | list DIR [CWD] | dir CWD [AGENT_DIR] | version\n";
+
+const [command, ...args] = process.argv.slice(2);
+if (!Object.hasOwn(COMMANDS, command ?? "")) {
+  process.stderr.write(USAGE);
+  process.exitCode = 2;
+} else {
+  try {
+    await COMMANDS[command](args);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof UsageError) process.stderr.write(USAGE);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  }
+}
