@@ -1,0 +1,175 @@
+"""Shared test fixtures: the pi oracle.
+
+The oracle is pi's own SessionManager (npm package ``@mariozechner/pi-coding-agent``, pinned in
+``tests/oracle/package.json``) run by ``tests/oracle/pi_session.mjs``. It is found through
+``$PI_PKG`` (the package folder), else in ``tests/oracle/node_modules``, else installed there
+with npm once per test run. Without Node.js or the npm registry the tests that need it are
+skipped, except in CI (``CI=true``), where they must run and fail instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ORACLE_DIR = Path(__file__).resolve().parent / "oracle"
+ORACLE_SCRIPT = ORACLE_DIR / "pi_session.mjs"
+PI_PACKAGE = "@mariozechner/pi-coding-agent"
+PI_VERSION = "0.73.1"
+MIN_NODE = (20, 6)  # the package's "engines"
+NPM_TIMEOUT = 900
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+class OracleError(RuntimeError):
+    """pi could not load a file, or the oracle itself failed."""
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """pi's SessionManager, one ``node`` process per call."""
+
+    node: str
+    package: Path
+
+    def _run(self, args: list[str], *, stdin: str | None = None, timeout: float = 120) -> str:
+        env = {**os.environ, "PI_PKG": str(self.package)}
+        try:
+            proc = subprocess.run(
+                [self.node, str(ORACLE_SCRIPT), *args],
+                input=stdin,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                env=env,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise OracleError(f"oracle {args[0]} took longer than {timeout:.0f}s") from None
+        if proc.returncode != 0:
+            raise OracleError(proc.stderr.strip() or f"oracle {args[0]} exited with {proc.returncode}")
+        return proc.stdout
+
+    def open(self, path: str | os.PathLike[str]) -> dict[str, Any]:
+        """The session as pi loads it (the schema of ``pitui inspect --json``).
+
+        Raises :class:`OracleError` when pi cannot load it (no valid header, a parentId cycle
+        on the leaf's path, pi throwing).
+        """
+        return json.loads(self._run(["open", os.fspath(path)]))
+
+    def open_many(self, paths: Iterable[str | os.PathLike[str]]) -> dict[str, dict[str, Any]]:
+        """``{str(path): session or {"error": message}}`` for many files, in one node process."""
+        names = [os.fspath(p) for p in paths]
+        if any("\n" in name for name in names):
+            raise ValueError("file names with a newline cannot be passed to open_many")
+        if not names:
+            return {}
+        stdin = "".join(f"{name}\n" for name in names)
+        return json.loads(self._run(["open-many", "-"], stdin=stdin, timeout=300 + 2 * len(names)))
+
+    def list(self, directory: str | os.PathLike[str], cwd: str | None = None) -> list[dict[str, Any]]:
+        """``SessionManager.list()`` of a copy of one folder (paths point at the original)."""
+        args = ["list", os.fspath(directory)] + ([cwd] if cwd is not None else [])
+        return json.loads(self._run(args))
+
+    def dir(self, cwd: str, agent_dir: str | os.PathLike[str]) -> str:
+        """The session folder pi uses for ``cwd`` under ``agent_dir`` (pi creates it)."""
+        return self._run(["dir", cwd, os.fspath(agent_dir)]).rstrip("\n")
+
+
+def _package_version(package: Path) -> str | None:
+    try:
+        return json.loads((package / "package.json").read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError):
+        return None
+
+
+def _usable(package: Path) -> bool:
+    return (package / "dist" / "core" / "session-manager.js").is_file()
+
+
+def _node_version(node: str) -> tuple[int, ...] | None:
+    try:
+        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.match(r"v(\d+)\.(\d+)", out.stdout.strip())
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def _npm_install() -> str | None:
+    """Install the pinned package into tests/oracle; the reason it failed, or None."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return "npm is not installed, so the pi oracle cannot be installed"
+    reason = None
+    for _attempt in range(2):
+        try:
+            proc = subprocess.run(
+                [npm, "install", "--prefix", str(ORACLE_DIR), "--no-audit", "--no-fund"],
+                capture_output=True,
+                text=True,
+                timeout=NPM_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            reason = f"npm install --prefix tests/oracle took longer than {NPM_TIMEOUT}s"
+            continue
+        if proc.returncode == 0:
+            return None
+        tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
+        reason = f"npm install --prefix tests/oracle failed (registry unreachable?): {tail}"
+    return reason
+
+
+@functools.cache
+def locate_oracle() -> Oracle | str:
+    """The oracle, or why there is none. Installs the package at most once per run."""
+    node = shutil.which("node")
+    if node is None:
+        return "Node.js is not installed: the pi oracle needs node >= 20.6"
+    version = _node_version(node)
+    if version is None or version < MIN_NODE:
+        return f"the pi oracle needs node >= 20.6, found {version}"
+    if os.environ.get("PI_PKG"):
+        package = Path(os.environ["PI_PKG"])
+        if not _usable(package):
+            return f"PI_PKG={package} is not the {PI_PACKAGE} package folder"
+    else:
+        package = ORACLE_DIR / "node_modules" / PI_PACKAGE
+        if not _usable(package) or _package_version(package) != PI_VERSION:
+            reason = _npm_install()
+            if reason is not None:
+                return reason
+            if not _usable(package):
+                return f"npm install --prefix tests/oracle did not install {PI_PACKAGE}"
+    found = _package_version(package)
+    if found != PI_VERSION:
+        return f"{package} is {PI_PACKAGE} {found}, the tests need {PI_VERSION}"
+    return Oracle(node=node, package=package)
+
+
+@pytest.fixture(scope="session")
+def oracle() -> Oracle:
+    """pi's SessionManager. Skips (fails in CI) when it cannot be had."""
+    found = locate_oracle()
+    if isinstance(found, str):
+        if in_ci():
+            pytest.fail(f"the pi oracle is required in CI: {found}", pytrace=False)
+        pytest.skip(reason=found)
+    return found
