@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -100,12 +99,7 @@ def _short_reason(error: Exception) -> str:
 
 
 def _is_js_blank(line: bytes) -> bool:
-    if not line.strip():
-        return True
-    try:
-        return js_trim(line.decode("utf-8", errors="replace")) == ""
-    except UnicodeDecodeError:  # pragma: no cover - errors="replace" never raises
-        return False
+    return not line.strip() or js_trim(line.decode("utf-8", errors="replace")) == ""
 
 
 def _strip_js_whitespace(data: bytes, *, start: bool) -> int:
@@ -123,8 +117,7 @@ def _strip_js_whitespace(data: bytes, *, start: bool) -> int:
             return count
 
 
-@dataclass(frozen=True, slots=True)
-class RawLine:
+class RawLine(NamedTuple):
     """One line of a file: its 1-based number, byte offset and bytes (without the newline)."""
 
     number: int
@@ -142,14 +135,14 @@ def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Ite
     tail = len(data) - _strip_js_whitespace(data, start=False)
     # Line numbers count from the real start of the data, not the trimmed one.
     number = first_number + data.count(b"\n", 0, head)
-    start = data.rfind(b"\n", 0, head) + 1 if head else 0
-    start = max(start, head)
+    start = head
+    find = data.find
     while start < tail:
-        end = data.find(b"\n", start, tail)
+        end = find(b"\n", start, tail)
         if end < 0:
             end = tail
-        line = data[start:end]
-        if line and not _is_js_blank(line):
+        line = data[start:end]  # one line at a time: a 100 MB file is never copied whole
+        if line[:1] == b"{" or not _is_js_blank(line):
             yield RawLine(number, base_offset + start, line)
         number += 1
         start = end + 1

@@ -1,0 +1,366 @@
+"""The ``pitui`` command line. Never imports textual: the commands below work without a terminal UI."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .store import actions, paths
+from .store.jsonl import MISSING, dumps
+from .store.session import NotASessionError, Session
+from .store.trash import TrashError
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 1, nothing written."""
+
+
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe(text: str) -> str:
+    """Session text is untrusted: control characters (terminal escapes) are never printed."""
+    return _UNSAFE.sub(" ", text)
+
+
+def _json_out(value: Any) -> None:
+    sys.stdout.buffer.write(dumps(value) + b"\n")
+
+
+def _pretty_json_out(value: Any) -> None:
+    import orjson
+
+    sys.stdout.buffer.write(orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+# ---------------------------------------------------------------------- sessions by name
+
+
+def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
+    """A session by path, or by a prefix of its id as ``pi --session`` takes it:
+    this folder's sessions first, then every project's."""
+    if "/" in ref or "\\" in ref or ref.endswith(".jsonl"):
+        if not os.path.exists(ref):
+            raise CliError(f"{ref}: no such file")
+        if os.path.isdir(ref):
+            raise CliError(f"{ref}: is a folder, not a session file")
+        return ref
+    from .store.catalog import Catalog
+
+    catalog = Catalog()
+    for sessions in (lambda: catalog.list(cwd, session_dir), catalog.list_all):
+        matches = [s for s in sessions() if isinstance(s.id, str) and s.id.startswith(ref)]
+        if matches:
+            return matches[0].path
+    raise CliError(f"no session found matching {ref!r}")
+
+
+def _load(path: str) -> Session:
+    try:
+        session = Session.load(path)
+    except NotASessionError as error:
+        raise CliError(str(error)) from None
+    except OSError as error:
+        raise CliError(f"{path}: {error.strerror or error}") from None
+    if session.header is None:
+        raise CliError(f"{path}: empty file: not a pi session yet")
+    return session
+
+
+# ---------------------------------------------------------------------- commands
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from .store.inspect import inspect_file
+
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    if args.json:
+        try:
+            session, report = inspect_file(path)
+        except NotASessionError as error:
+            raise CliError(str(error)) from None
+        except OSError as error:
+            raise CliError(f"{path}: {error.strerror or error}") from None
+        if session.header is None:
+            raise CliError(f"{path}: empty file: not a pi session yet")
+        _pretty_json_out(report)
+    else:
+        session = _load(path)
+        _print_summary(session)
+    for problem in session.problems:
+        print(f"pitui: skipped {problem}", file=sys.stderr)
+    return 0
+
+
+def _print_summary(session: Session) -> None:
+    header = session.header or {}
+    tree = session.tree()
+    branch_points = sum(1 for kids in tree.children.values() if len(kids) > 1)
+    context = session.context()
+    print(f"file      {safe(str(session.path))}")
+    print(f"id        {safe(str(header.get('id')))}")
+    print(f"cwd       {safe(session.cwd)}")
+    if session.name:
+        print(f"name      {safe(session.name)}")
+    if isinstance(header.get("parentSession"), str):
+        print(f"forked    {safe(header['parentSession'])}")
+    if session.migrated:
+        print(f"version   {session.original_version if session.original_version is not MISSING else 1} "
+              "(read as 3; rewritten only when you write to it)")
+    print(f"entries   {len(session.entries)}  roots {len(tree.roots)}  branch points {branch_points}  "
+          f"labels {len(session.labels)}")
+    print(f"leaf      {safe(str(session.leaf_id))}")
+    model = context.model or {}
+    print(f"context   {len(context.messages)} messages  model {safe(str(model.get('provider', '-')))}/"
+          f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}")
+
+
+def _age(ms: float, now_ms: float) -> str:
+    """pi's age text: now, 5m, 3h, 2d, 1w, 4mo, 1y."""
+    minutes = max(0.0, now_ms - ms) / 60000
+    if minutes < 1:
+        return "now"
+    if minutes < 60:
+        return f"{int(minutes)}m"
+    hours = minutes / 60
+    if hours < 24:
+        return f"{int(hours)}h"
+    days = hours / 24
+    if days < 7:
+        return f"{int(days)}d"
+    if days < 30:
+        return f"{int(days // 7)}w"
+    if days < 365:
+        return f"{int(days // 30)}mo"
+    return f"{int(days // 365)}y"
+
+
+def _one_line(text: str, width: int) -> str:
+    text = " ".join(safe(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _print_rows(sessions: Sequence[Any], show_cwd: bool) -> None:
+    now_ms = time.time() * 1000
+    home = os.path.expanduser("~")
+    for info in sessions:
+        title = info.name or info.first_message
+        where = ""
+        if show_cwd and info.cwd:
+            cwd = "~" + info.cwd[len(home):] if info.cwd.startswith(home) else info.cwd
+            where = f"  {safe(cwd)}"
+        print(f"{str(info.id)[:8]:8}  {_age(info.modified, now_ms):>4}  {info.message_count:>5}  "
+              f"{_one_line(title, 72)}{where}")
+
+
+def _catalog_list(args: argparse.Namespace) -> list[Any]:
+    from .store.catalog import Catalog
+
+    catalog = Catalog()
+    sessions = catalog.list_all() if args.all else catalog.list(args.cwd, args.session_dir)
+    for problem in getattr(catalog, "problems", []):
+        print(f"pitui: skipped {safe(str(problem))}", file=sys.stderr)
+    return sessions
+
+
+def cmd_ls(args: argparse.Namespace) -> int:
+    sessions = _catalog_list(args)
+    if args.json:
+        _json_out([s.to_json() for s in sessions])
+    elif not sessions:
+        print("No sessions found" if args.all else "No sessions in this folder (try --all)", file=sys.stderr)
+    else:
+        _print_rows(sessions, show_cwd=args.all)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from .store.catalog import Catalog
+    from .store.search import QueryError
+
+    catalog = Catalog()
+    try:
+        hits = catalog.search(args.query, all_projects=args.all, cwd=args.cwd, session_dir=args.session_dir)
+    except QueryError as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        _json_out([hit.to_json() for hit in hits])
+        return 0
+    if not hits:
+        print("No matching sessions", file=sys.stderr)
+        return 1
+    _print_rows([hit.info for hit in hits], show_cwd=args.all)
+    return 0
+
+
+def _write_action(func: Any, *call_args: Any) -> Any:
+    try:
+        return func(*call_args)
+    except actions.ActionError as error:
+        raise CliError(str(error)) from None
+    except NotASessionError as error:
+        raise CliError(str(error)) from None
+    except TrashError as error:
+        raise CliError(str(error)) from None
+    except OSError as error:
+        raise CliError(f"{error.filename or ''}: {error.strerror or error}".lstrip(": ")) from None
+
+
+def cmd_label(args: argparse.Namespace) -> int:
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    _load(path)
+    entry_id = _write_action(actions.set_label, path, args.entry, args.text)
+    print(entry_id)
+    return 0
+
+
+def cmd_rename(args: argparse.Namespace) -> int:
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    _load(path)
+    print(_write_action(actions.rename, path, args.name))
+    return 0
+
+
+def cmd_branch(args: argparse.Namespace) -> int:
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    _load(path)
+    result = _write_action(actions.branch, path, args.entry, args.summary)
+    if result.entry_id is None:
+        print("Already at this point: nothing written", file=sys.stderr)
+    else:
+        print(result.entry_id)
+    if result.prompt_text:
+        print("The chosen message, to ask again:", file=sys.stderr)
+        print(safe(result.prompt_text), file=sys.stderr)
+    return 0
+
+
+def cmd_fork(args: argparse.Namespace) -> int:
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    _load(path)
+    print(_write_action(actions.fork, path, args.entry))
+    return 0
+
+
+def cmd_clone(args: argparse.Namespace) -> int:
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    _load(path)
+    print(_write_action(actions.clone, path))
+    return 0
+
+
+def cmd_trash(args: argparse.Namespace) -> int:
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    _write_action(actions.trash, path)
+    print(f"Moved to the trash: {path}", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .store.export import export_html, export_markdown
+
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    session = _load(path)
+    leaf: Any = MISSING
+    if args.leaf:
+        leaf = _write_action(actions.resolve_entry, session, args.leaf).id
+    text = export_html(session, leaf) if args.format == "html" else export_markdown(session, leaf)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# ---------------------------------------------------------------------- parsing
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions")
+    common.add_argument("--session-dir", metavar="DIR", help="the session folder (as pi's --session-dir)")
+
+    parser = argparse.ArgumentParser(prog="pitui", parents=[common],
+                                     description="Browse, search and edit pi coding-agent sessions.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, func: Any, help: str) -> argparse.ArgumentParser:
+        command = sub.add_parser(name, parents=[common], help=help, description=help)
+        command.set_defaults(func=func)
+        return command
+
+    p = add("inspect", cmd_inspect, "show a session (--json: the oracle's canonical JSON)")
+    p.add_argument("session", help="session file, or a unique prefix of its id")
+    p.add_argument("--json", action="store_true")
+    p = add("ls", cmd_ls, "list sessions of this folder (--all: every project), newest first")
+    p.add_argument("--all", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p = add("search", cmd_search, 'search sessions: words (fuzzy), "exact phrase", re:regex')
+    p.add_argument("query")
+    p.add_argument("--all", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p = add("label", cmd_label, "label an entry (no text clears the label)")
+    p.add_argument("session")
+    p.add_argument("entry", help="entry id or unique prefix")
+    p.add_argument("text", nargs="?")
+    p = add("rename", cmd_rename, "name a session (an empty name clears it)")
+    p.add_argument("session")
+    p.add_argument("name")
+    p = add("branch", cmd_branch, "move the session's leaf to an entry, so pi continues from there")
+    p.add_argument("session")
+    p.add_argument("entry")
+    p.add_argument("--summary", metavar="TEXT", help="a summary of the branch being left")
+    p = add("fork", cmd_fork, "new session with the path up to an entry; prints its file")
+    p.add_argument("session")
+    p.add_argument("entry")
+    p = add("clone", cmd_clone, "new session with the active path; prints its file")
+    p.add_argument("session")
+    p = add("trash", cmd_trash, "move a session file to the trash")
+    p.add_argument("session")
+    p = add("export", cmd_export, "export the active path (or --leaf) as Markdown or HTML")
+    p.add_argument("session")
+    p.add_argument("--leaf", metavar="ENTRY")
+    p.add_argument("--format", choices=["md", "html"], default="md")
+    p.add_argument("-o", "--output", metavar="FILE")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # A short-lived command builds large object graphs without reference cycles: the cyclic
+    # collector would only walk them again and again.
+    gc.disable()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.cwd = os.getcwd()
+    try:
+        if args.demo:
+            from .store.demo import install_demo
+
+            demo = install_demo()
+            os.environ[paths.AGENT_DIR_ENV] = demo.agent_dir
+            os.environ.pop(paths.SESSION_DIR_ENV, None)
+            args.cwd = demo.cwd
+        if args.command is None:
+            parser.print_help()
+            return 0
+        return args.func(args)
+    except CliError as error:
+        print(f"pitui: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+

@@ -1,0 +1,423 @@
+"""``SessionManager``: pi's session API in Python, with pi's newer semantics.
+
+The methods mirror pi's ``SessionManager`` (reference §5) in snake_case. Where the reference names
+a bug in pi, this class does the right thing instead:
+
+- opening never writes: old (v1/v2) files are migrated in memory, and rewritten (atomically, the
+  original kept in the trash) only when something is appended to them;
+- a non-empty file that is not a session is refused, never truncated;
+- appends to an existing file go straight to it (no duplicated header), each a whole line;
+- ``create_branched_session`` re-chains the kept entries, so no entry is left an orphan;
+- ``fork_from`` migrates an old source first, so the copy's entries have ids.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+
+from . import paths
+from .jsonl import MISSING, dumps, js_trim
+from .session import CURRENT_VERSION, Entry, NotASessionError, Session, SessionContext, Tree, generate_id
+from .timefmt import now_iso, uuid7
+from .writer import append_lines, create_file, rewrite_file
+
+ProgressCallback = Callable[[int, int], None]
+
+
+class EntryNotFoundError(KeyError):
+    def __str__(self) -> str:
+        return f"Entry {self.args[0]} not found"
+
+
+def session_file_name(timestamp: str, session_id: str) -> str:
+    """``<timestamp with : and . as ->_<id>.jsonl``, pi's file name."""
+    return timestamp.replace(":", "-").replace(".", "-") + f"_{session_id}.jsonl"
+
+
+def _has_assistant(entries: list[Entry]) -> bool:
+    return any(e.role == "assistant" for e in entries)
+
+
+class SessionManager:
+    """One session, in a file or in memory, with pi's append-only tree API."""
+
+    def __init__(self, cwd: str, session_dir: str, session_file: str | None, persist: bool) -> None:
+        self._cwd = cwd
+        self._session_dir = session_dir
+        self._persist = persist
+        self._session_file: str | None = None
+        self._session = Session()
+        self._flushed = False
+        self._empty_file = False
+        if session_file:
+            self.set_session_file(session_file)
+        else:
+            self.new_session()
+
+    # ------------------------------------------------------------------ constructors
+
+    @classmethod
+    def create(cls, cwd: str, session_dir: str | None = None) -> SessionManager:
+        """A new session for ``cwd``, stored in ``session_dir`` or pi's folder for ``cwd``."""
+        return cls(cwd, session_dir or paths.default_session_dir(cwd), None, True)
+
+    @classmethod
+    def open(cls, path: str, session_dir: str | None = None, cwd_override: str | None = None) -> SessionManager:
+        """Open a session file. Raises :class:`NotASessionError` for a foreign or corrupt file."""
+        session = Session.load(path) if os.path.exists(path) else Session()
+        cwd = cwd_override or (session.header or {}).get("cwd") or os.getcwd()
+        manager = cls.__new__(cls)
+        manager._cwd, manager._persist = cwd, True
+        manager._session_dir = session_dir or os.path.dirname(os.path.abspath(path))
+        manager._session_file = None
+        manager._flushed = False
+        manager._empty_file = False
+        manager._adopt(os.path.abspath(path), session)
+        return manager
+
+    @classmethod
+    def continue_recent(cls, cwd: str, session_dir: str | None = None) -> SessionManager:
+        """The most recently modified session (by file mtime) in the folder, else a new one."""
+        folder = session_dir or paths.default_session_dir(cwd)
+        recent = _most_recent_session(folder)
+        if recent:
+            return cls(cwd, folder, recent, True)
+        return cls(cwd, folder, None, True)
+
+    @classmethod
+    def in_memory(cls, cwd: str | None = None) -> SessionManager:
+        """A session that is never written."""
+        return cls(cwd or os.getcwd(), "", None, False)
+
+    @classmethod
+    def fork_from(cls, source_path: str, target_cwd: str, session_dir: str | None = None) -> SessionManager:
+        """Copy a whole session (any project) into a new file for ``target_cwd``."""
+        try:
+            source = Session.load(source_path)
+        except NotASessionError as error:
+            raise ValueError(f"Cannot fork: source session file is empty or invalid: {source_path}") from error
+        if source.header is None:
+            raise ValueError(f"Cannot fork: source session file is empty or invalid: {source_path}")
+        folder = session_dir or paths.default_session_dir(target_cwd)
+        session_id = uuid7()
+        timestamp = now_iso()
+        new_file = os.path.join(folder, session_file_name(timestamp, session_id))
+        header = {"type": "session", "version": CURRENT_VERSION, "id": session_id, "timestamp": timestamp,
+                  "cwd": target_cwd, "parentSession": source_path}
+        create_file(new_file, [dumps(header), *(dumps(e.data) for e in source.entries)])
+        return cls(target_cwd, folder, new_file, True)
+
+    @staticmethod
+    def list(cwd: str, session_dir: str | None = None, on_progress: ProgressCallback | None = None) -> list[Any]:
+        """pi's ``SessionManager.list``: the sessions of one folder, newest first."""
+        from .catalog import Catalog
+
+        return Catalog().list(cwd, session_dir, on_progress=on_progress)
+
+    @staticmethod
+    def list_all(on_progress: ProgressCallback | None = None) -> list[Any]:
+        """pi's ``SessionManager.listAll``: every project's sessions, newest first."""
+        from .catalog import Catalog
+
+        return Catalog().list_all(on_progress=on_progress)
+
+    # ------------------------------------------------------------------ switching files
+
+    def new_session(self, id: str | None = None, parent_session: str | None = None) -> str | None:
+        """Start an empty session; nothing is written until there is something worth keeping."""
+        session_id = id or uuid7()
+        timestamp = now_iso()
+        session = Session()
+        session.header = {"type": "session", "version": CURRENT_VERSION, "id": session_id,
+                          "timestamp": timestamp, "cwd": self._cwd,
+                          "parentSession": parent_session if parent_session is not None else MISSING}
+        self._session = session
+        self._flushed = False
+        if self._persist:
+            self._session_file = os.path.join(self._session_dir, session_file_name(timestamp, session_id))
+        return self._session_file
+
+    def set_session_file(self, path: str) -> None:
+        """Switch to another file. A missing file becomes a new session at that path."""
+        path = os.path.abspath(path)
+        if os.path.exists(path):
+            self._adopt(path, Session.load(path))
+        else:
+            self.new_session()
+            self._session_file = path
+
+    def _adopt(self, path: str, session: Session) -> None:
+        if session.header is None:  # an empty file: a new session written into it later
+            self.new_session()
+            self._session_file = path
+            self._flushed = False
+            self._empty_file = True
+            return
+        self._session = session
+        self._session_file = path
+        self._flushed = True
+        self._empty_file = False
+
+    # ------------------------------------------------------------------ persistence
+
+    def _write_entry(self, data: dict[str, Any]) -> str:
+        entry = Entry(data)
+        session = self._session
+        if self._persist and self._session_file:
+            if self._flushed:
+                if session.migrated:
+                    self._rewrite_migrated(extra=entry)
+                else:
+                    append_lines(self._session_file, [dumps(data)])
+            elif _has_assistant([*session.entries, entry]):
+                self._flush_all(extra=entry)
+        session.add(entry)
+        return entry.id
+
+    def _all_lines(self, extra: Entry | None = None) -> list[bytes]:
+        entries = [*self._session.entries, *([extra] if extra else [])]
+        return [dumps(self._session.header), *(dumps(e.data) for e in entries)]
+
+    def _flush_all(self, extra: Entry | None = None) -> None:
+        assert self._session_file is not None
+        lines = self._all_lines(extra)
+        if self._empty_file and os.path.exists(self._session_file) \
+                and os.path.getsize(self._session_file) == 0:
+            append_lines(self._session_file, lines)
+        else:
+            create_file(self._session_file, lines)
+        self._flushed = True
+        self._empty_file = False
+
+    def _rewrite_migrated(self, extra: Entry) -> None:
+        """An old file's first write: the whole file, migrated, replaces it atomically."""
+        assert self._session_file is not None
+        rewrite_file(self._session_file, self._all_lines(extra))
+        self._session.original_version = CURRENT_VERSION
+
+    def flush(self) -> None:
+        """Write a session that has not been written yet, even without an assistant message."""
+        if self._persist and self._session_file and not self._flushed:
+            self._flush_all()
+
+    def _new_entry(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": kind, "id": generate_id(self._session.by_id), "parentId": self._leaf_for_append(),
+                "timestamp": now_iso(), **fields}
+
+    def _leaf_for_append(self) -> Any:
+        leaf = self._session.leaf_id
+        return None if leaf is MISSING else leaf
+
+    # ------------------------------------------------------------------ appends
+
+    def append_message(self, message: dict[str, Any]) -> str:
+        """Append a message as a child of the leaf; the leaf moves to it."""
+        return self._write_entry(self._new_entry("message", message=message))
+
+    def append_thinking_level_change(self, thinking_level: str) -> str:
+        return self._write_entry(self._new_entry("thinking_level_change", thinkingLevel=thinking_level))
+
+    def append_model_change(self, provider: str, model_id: str) -> str:
+        return self._write_entry(self._new_entry("model_change", provider=provider, modelId=model_id))
+
+    def append_compaction(self, summary: str, first_kept_entry_id: str | None, tokens_before: int,
+                          details: Any = MISSING, from_hook: bool | None = None, usage: Any = MISSING,
+                          retained_tail: list[dict[str, Any]] | None = None) -> str:
+        """A compaction; with ``retained_tail`` it is a self-contained checkpoint (newer format)."""
+        return self._write_entry(self._new_entry(
+            "compaction", summary=summary,
+            firstKeptEntryId=first_kept_entry_id if first_kept_entry_id is not None else MISSING,
+            tokensBefore=tokens_before, details=details,
+            fromHook=from_hook if from_hook is not None else MISSING, usage=usage,
+            retainedTail=retained_tail if retained_tail is not None else MISSING))
+
+    def append_custom_entry(self, custom_type: str, data: Any = MISSING) -> str:
+        """Extension state: not part of the model's context."""
+        entry = {"type": "custom", "customType": custom_type, "data": data,
+                 "id": generate_id(self._session.by_id), "parentId": self._leaf_for_append(),
+                 "timestamp": now_iso()}
+        return self._write_entry(entry)
+
+    def append_session_info(self, name: str) -> str:
+        """Name the session (an empty name clears it). Line breaks become spaces."""
+        cleaned = js_trim(" ".join(_split_lines(name)))
+        return self._write_entry(self._new_entry("session_info", name=cleaned))
+
+    def append_custom_message_entry(self, custom_type: str, content: Any, display: bool,
+                                    details: Any = MISSING) -> str:
+        """A message from an extension that is part of the model's context."""
+        entry = {"type": "custom_message", "customType": custom_type, "content": content, "display": display,
+                 "details": details, "id": generate_id(self._session.by_id),
+                 "parentId": self._leaf_for_append(), "timestamp": now_iso()}
+        return self._write_entry(entry)
+
+    def append_label_change(self, target_id: str, label: str | None) -> str:
+        """Set (or, with ``None``/empty, clear) a label. The entry hangs off the current leaf."""
+        if target_id not in self._session.by_id:
+            raise EntryNotFoundError(target_id)
+        return self._write_entry(self._new_entry("label", targetId=target_id,
+                                                 label=label if label is not None else MISSING))
+
+    # ------------------------------------------------------------------ tree
+
+    def get_leaf_id(self) -> Any:
+        return self._session.leaf_id
+
+    def get_leaf_entry(self) -> dict[str, Any] | None:
+        leaf = self._session.leaf()
+        return leaf.data if leaf else None
+
+    def get_entry(self, entry_id: str) -> dict[str, Any] | None:
+        entry = self._session.entry(entry_id)
+        return entry.data if entry else None
+
+    def get_children(self, parent_id: str | None) -> list[dict[str, Any]]:
+        return [e.data for e in self._session.children(parent_id)]
+
+    def get_label(self, entry_id: str) -> Any:
+        return self._session.label(entry_id)
+
+    def get_branch(self, from_id: str | None = None) -> list[dict[str, Any]]:
+        """Entries from the root to ``from_id`` (default: the leaf)."""
+        return [e.data for e in self._session.branch(MISSING if from_id is None else from_id)]
+
+    def get_tree(self) -> Tree:
+        return self._session.tree()
+
+    def branch(self, branch_from_id: str) -> None:
+        """Move the leaf to an earlier entry (in memory; see pitui's branch actions to persist it)."""
+        if branch_from_id not in self._session.by_id:
+            raise EntryNotFoundError(branch_from_id)
+        self._session.leaf_id = branch_from_id
+
+    def reset_leaf(self) -> None:
+        """Move the leaf before the first entry: the next append is a new root."""
+        self._session.leaf_id = None
+
+    def branch_with_summary(self, branch_from_id: str | None, summary: str, details: Any = MISSING,
+                            from_hook: bool | None = None) -> str:
+        """Move the leaf to ``branch_from_id`` and append a summary of the abandoned branch there."""
+        if branch_from_id is not None and branch_from_id not in self._session.by_id:
+            raise EntryNotFoundError(branch_from_id)
+        self._session.leaf_id = branch_from_id
+        entry = self._new_entry("branch_summary", fromId=branch_from_id if branch_from_id is not None else "root",
+                                summary=summary, details=details,
+                                fromHook=from_hook if from_hook is not None else MISSING)
+        return self._write_entry(entry)
+
+    def create_branched_session(self, leaf_id: str, *, write_now: bool = False) -> str | None:
+        """A new session holding only the path root..``leaf_id`` (pi's ``/fork``).
+
+        Label entries are dropped from the path and the kept entries re-chained, so none is left
+        an orphan; the labels of kept entries follow as a chain at the end, with their original
+        timestamps. The new file records this one as ``parentSession``. It is written at once if
+        it holds an assistant message or ``write_now`` is set, else with the first one.
+        """
+        previous_file = self._session_file
+        path = [e for e in self._session.branch(leaf_id) if e.type != "label"]
+        if not self._session.branch(leaf_id):
+            raise EntryNotFoundError(leaf_id)
+        session_id = uuid7()
+        timestamp = now_iso()
+        header = {"type": "session", "version": CURRENT_VERSION, "id": session_id, "timestamp": timestamp,
+                  "cwd": self._cwd, "parentSession": previous_file if self._persist and previous_file else MISSING}
+        kept: list[dict[str, Any]] = []
+        parent: Any = None
+        for entry in path:
+            data = dict(entry.data)
+            data["parentId"] = parent
+            kept.append(data)
+            parent = data["id"]
+        kept_ids = {d["id"] for d in kept}
+        taken: set[Any] = set(kept_ids)
+        for target, label in self._session.labels.items():
+            if target not in kept_ids:
+                continue
+            label_id = generate_id(taken)
+            kept.append({"type": "label", "id": label_id, "parentId": parent,
+                         "timestamp": self._session.label_times.get(target, timestamp),
+                         "targetId": target, "label": label})
+            parent = label_id
+        session = Session()
+        session.header = header
+        for data in kept:
+            session.add(Entry(data))
+        self._session = session
+        if not self._persist:
+            return None
+        self._session_file = os.path.join(self._session_dir, session_file_name(timestamp, session_id))
+        self._flushed = False
+        self._empty_file = False
+        if write_now or _has_assistant(session.entries):
+            self._flush_all()
+        return self._session_file
+
+    # ------------------------------------------------------------------ context and accessors
+
+    def build_context_entries(self) -> list[dict[str, Any]]:
+        return [e.data for e in self._session.context_entries()]
+
+    def build_session_context(self) -> SessionContext:
+        return self._session.context()
+
+    def get_entries(self) -> list[dict[str, Any]]:
+        return [e.data for e in self._session.entries]
+
+    def get_header(self) -> dict[str, Any] | None:
+        return self._session.header
+
+    def get_session_name(self) -> str | None:
+        return self._session.name
+
+    def get_cwd(self) -> str:
+        return self._cwd
+
+    def get_session_dir(self) -> str:
+        return self._session_dir
+
+    def get_session_id(self) -> str:
+        return self._session.session_id or ""
+
+    def get_session_file(self) -> str | None:
+        return self._session_file
+
+    def is_persisted(self) -> bool:
+        return self._persist
+
+    @property
+    def session(self) -> Session:
+        """The underlying model (tree, labels, problems) for views."""
+        return self._session
+
+
+def _split_lines(text: str) -> list[str]:
+    return re.split(r"[\r\n]+", text)
+
+
+def _most_recent_session(folder: str) -> str | None:
+    """The newest ``*.jsonl`` (by mtime) whose first line is a session header."""
+    from .jsonl import BadLine, parse_line
+
+    best: tuple[float, str] | None = None
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    for name in names:
+        if not name.endswith(".jsonl"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            with open(path, "rb") as handle:
+                first = handle.readline(1 << 20)
+            header = parse_line(first)
+            mtime = os.stat(path).st_mtime
+        except (OSError, BadLine):
+            continue
+        if isinstance(header, dict) and header.get("type") == "session" and isinstance(header.get("id"), str) \
+                and (best is None or mtime > best[0]):
+            best = (mtime, path)
+    return best[1] if best else None

@@ -1,0 +1,611 @@
+"""The session model: one file's entries, tree, active path, labels, name and context.
+
+A :class:`Session` is read once from a file (or built in memory) and follows pi's rules for
+loading (reference §3), the tree and the context (§4). Message bodies are not kept: each entry
+remembers where its line is, and the body is decoded again only when asked for.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .jsonl import MISSING, BadLine, js_trim, js_truthy, parse_line, split_lines
+from .timefmt import date_ms
+
+CURRENT_VERSION = 3
+
+class NotASessionError(ValueError):
+    """The file is not a pi session (its first readable line is not a session header)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A line that was skipped, or something odd about the file, with where and why."""
+
+    path: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.reason}"
+
+
+class Entry:
+    """One tree entry: the fields every view needs, and where its full line is."""
+
+    __slots__ = ("_data", "_source", "id", "length", "line", "offset", "parent_id", "provider_model",
+                 "role", "timestamp", "type")
+
+    def __init__(self, data: dict[str, Any], *, line: int = 0, offset: int = -1, length: int = 0,
+                 source: LineSource | None = None, keep: bool = True) -> None:
+        self.type: Any = data.get("type", MISSING)
+        self.id: Any = data.get("id", MISSING)
+        self.parent_id: Any = data.get("parentId", MISSING)
+        self.timestamp: Any = data.get("timestamp", MISSING)
+        self.line = line
+        self.offset = offset
+        self.length = length
+        self.role: Any = MISSING
+        self.provider_model: tuple[Any, Any] | None = None
+        if self.type == "message":
+            message = data.get("message")
+            if isinstance(message, dict):
+                self.role = message.get("role", MISSING)
+                if self.role == "assistant":
+                    self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
+        self._source = source
+        self._data: dict[str, Any] | None = data if keep or source is None else None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The whole entry as it is in the file (decoded again from the file if not kept)."""
+        if self._data is not None:
+            return self._data
+        assert self._source is not None
+        return self._source.entry_at(self)
+
+    def get(self, key: str, default: Any = MISSING) -> Any:
+        return self.data.get(key, default)
+
+    @property
+    def message(self) -> Any:
+        return self.data.get("message", MISSING)
+
+    def __repr__(self) -> str:
+        return f"Entry({self.type!r}, id={self.id!r}, parent={self.parent_id!r}, line={self.line})"
+
+
+class LineSource:
+    """Reads single lines of a session file back, to decode bodies that were not kept."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def entry_at(self, entry: Entry) -> dict[str, Any]:
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDONLY)
+        raw = os.pread(self._fd, entry.length, entry.offset)
+        try:
+            data = parse_line(raw)
+        except BadLine:
+            data = None
+        if not isinstance(data, dict) or data.get("id", MISSING) != entry.id:
+            raise FileChangedError(f"{self.path} changed on disk: line {entry.line} is no longer entry {entry.id}")
+        return data
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class FileChangedError(RuntimeError):
+    """A session file was rewritten under us (its lines moved)."""
+
+
+@dataclass(slots=True)
+class Tree:
+    """pi's ``getTree()``: roots in file order, children sorted by timestamp (stable)."""
+
+    roots: list[Entry]
+    children: dict[Any, list[Entry]] = field(default_factory=dict)
+
+    def children_of(self, entry: Entry) -> list[Entry]:
+        return self.children.get(entry.id, [])
+
+
+def _v8_compare(a: float, b: float) -> float:
+    return a - b
+
+
+def _sort_children(nodes: list[Entry]) -> list[Entry]:
+    """Sort by ``new Date(timestamp)`` as V8 does, NaN comparisons counting as equal."""
+    keys = [date_ms(n.timestamp) for n in nodes]
+    if not any(math.isnan(k) for k in keys):
+        order = sorted(range(len(nodes)), key=keys.__getitem__)
+        return [nodes[i] for i in order]
+    return _v8_sort(nodes, keys)
+
+
+def _v8_sort(nodes: list[Entry], keys: list[float]) -> list[Entry]:
+    """V8's TimSort on short arrays (run detection, then binary insertion), for NaN keys,
+    where a consistent sort order does not exist and only V8's exact steps give pi's order."""
+    items = list(zip(keys, range(len(nodes)), strict=True))
+    n = len(items)
+
+    def less(x: tuple[float, int], y: tuple[float, int]) -> bool:
+        diff = x[0] - y[0]
+        return diff < 0  # NaN < 0 is False, as in V8
+
+    if n < 2:
+        return list(nodes)
+    # CountAndMakeRun: a strictly descending run is reversed, an ascending one kept.
+    run = 2
+    descending = less(items[1], items[0])
+    previous = items[1]
+    while run < n:
+        current = items[run]
+        if descending:
+            if not less(current, previous):
+                break
+        elif less(current, previous):
+            break
+        previous = current
+        run += 1
+    if descending:
+        items[:run] = items[:run][::-1]
+    # BinaryInsertionSort of the rest into the sorted prefix (stable: ties go after).
+    for start in range(run, n):
+        pivot = items[start]
+        left, right = 0, start
+        while left < right:
+            mid = (left + right) >> 1
+            if less(pivot, items[mid]):
+                right = mid
+            else:
+                left = mid + 1
+        items[left + 1 : start + 1] = items[left:start]
+        items[left] = pivot
+    return [nodes[i] for _, i in items]
+
+
+class Session:
+    """A session file's header and entries, with pi's rules for tree, path, labels and context."""
+
+    def __init__(self, path: str | None = None) -> None:
+        self.path = path
+        self.header: dict[str, Any] | None = None
+        self.entries: list[Entry] = []
+        self.by_id: dict[Any, Entry] = {}
+        self.labels: dict[Any, Any] = {}
+        self.label_times: dict[Any, Any] = {}
+        self.leaf_id: Any = None
+        self.problems: list[Problem] = []
+        self.original_version: Any = CURRENT_VERSION
+        self.size = 0
+        self.torn_tail = False
+        self._tree: Tree | None = None
+        self._path_cache: tuple[Entry, list[Entry]] | None = None
+
+    # ------------------------------------------------------------------ loading
+
+    @classmethod
+    def load(cls, path: str, *, keep_bodies: bool = False, visit: EntryVisitor | None = None) -> Session:
+        """Read a session file, tolerating bad lines. Never writes.
+
+        Raises :class:`NotASessionError` for a non-empty file that is not a pi session, and
+        ``OSError`` when the file cannot be read.
+        """
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return cls.from_bytes(data, path=path, keep_bodies=keep_bodies, visit=visit)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False,
+                   visit: EntryVisitor | None = None) -> Session:
+        """Read a session from its bytes. ``visit(entry, data)`` is called for every entry while
+        its whole line is decoded, for callers that need more than the index keeps."""
+        # Building 100,000 small objects would set off many full garbage collections, each
+        # walking everything built so far; nothing here makes reference cycles.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return cls._from_bytes(data, path, keep_bodies, visit)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    @classmethod
+    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool,
+                    visit: EntryVisitor | None) -> Session:
+        session = cls(path)
+        session.size = len(data)
+        where = path or "<memory>"
+        source = LineSource(path) if path and not keep_bodies else None
+        session.torn_tail = bool(data) and not data.endswith(b"\n")
+        header: dict[str, Any] | None = None
+        keep = True
+        needs_migration = False
+        entries: list[Entry] = []
+        last_number = 0
+        for raw in split_lines(data):
+            last_number = raw.number
+            try:
+                value = parse_line(raw.data)
+            except BadLine as error:
+                session.problems.append(Problem(where, raw.number, _describe_bad_line(raw.data, error)))
+                continue
+            if header is None:
+                # pi checks only the first line that parses.
+                if not isinstance(value, dict) or value.get("type") != "session" \
+                        or not isinstance(value.get("id"), str):
+                    raise NotASessionError(f"{where}: the first line is not a pi session header")
+                header = value
+                session.original_version = value.get("version", MISSING)
+                needs_migration = _version_number(session.original_version) < CURRENT_VERSION
+                keep = keep_bodies or needs_migration or source is None
+                continue
+            if not isinstance(value, dict):
+                session.problems.append(Problem(where, raw.number, "not a JSON object: ignored"))
+                continue
+            kind = value.get("type")
+            if kind == "session":
+                session.problems.append(Problem(where, raw.number, "a second session header: ignored"))
+                continue
+            entry = Entry(value, line=raw.number, offset=raw.offset, length=len(raw.data), source=source,
+                          keep=keep or kind != "message")
+            entries.append(entry)
+            if visit is not None and not needs_migration:
+                visit(entry, value)
+        if session.torn_tail and session.problems and session.problems[-1].line == last_number:
+            last = session.problems[-1]
+            session.problems[-1] = Problem(last.path, last.line, "incomplete last line (still being written?)")
+        if header is None:
+            if session.problems:
+                raise NotASessionError(f"{where}: no readable line: not a pi session")
+            return session  # empty: a session with no header yet
+        session.header = header
+        if needs_migration:
+            _migrate(header, entries, session.original_version)
+            if visit is not None:
+                for entry in entries:
+                    visit(entry, entry.data)
+        session.entries = entries
+        session._build_index()
+        return session
+
+    def _build_index(self) -> None:
+        self.by_id = {}
+        self.labels = {}
+        self.label_times = {}
+        self.leaf_id = None
+        seen: set[Any] = set()
+        for entry in self.entries:
+            if entry.id in seen and self.path:
+                self.problems.append(Problem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins"))
+            seen.add(entry.id)
+            self._index_entry(entry)
+        self._tree = None
+        self._path_cache = None
+
+    def _index_entry(self, entry: Entry) -> None:
+        self.by_id[entry.id] = entry
+        self.leaf_id = entry.id
+        if entry.type == "label":
+            target = entry.get("targetId")
+            label = entry.get("label")
+            if js_truthy(label):
+                self.labels[target] = label
+                self.label_times[target] = entry.timestamp
+            else:
+                self.labels.pop(target, None)
+                self.label_times.pop(target, None)
+
+    def add(self, entry: Entry) -> None:
+        """Add an entry at the end (after it was appended to the file, or in memory)."""
+        self.entries.append(entry)
+        self._index_entry(entry)
+        self._tree = None
+        self._path_cache = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def session_id(self) -> str | None:
+        return self.header.get("id") if self.header else None
+
+    @property
+    def cwd(self) -> str:
+        cwd = self.header.get("cwd") if self.header else None
+        return cwd if isinstance(cwd, str) else ""
+
+    @property
+    def name(self) -> str | None:
+        """The latest ``session_info`` entry's name; an empty name clears it (newer pi)."""
+        for entry in reversed(self.entries):
+            if entry.type == "session_info":
+                name = entry.get("name")
+                return (js_trim(name) or None) if isinstance(name, str) else None
+        return None
+
+    @property
+    def migrated(self) -> bool:
+        return _version_number(self.original_version) < CURRENT_VERSION
+
+    def entry(self, entry_id: Any) -> Entry | None:
+        return self.by_id.get(entry_id)
+
+    def leaf(self) -> Entry | None:
+        return self.by_id.get(self.leaf_id) if js_truthy(self.leaf_id) else None
+
+    def children(self, parent_id: Any) -> list[Entry]:
+        """``getChildren``: entries whose parentId is ``parent_id``, in index order (unsorted)."""
+        return [e for e in self.by_id.values() if e.parent_id == parent_id]
+
+    def label(self, entry_id: Any) -> Any:
+        return self.labels.get(entry_id)
+
+    def branch(self, from_id: Any = MISSING) -> list[Entry]:
+        """``getBranch``: root .. entry. A cycle in parentId ends the walk instead of hanging."""
+        start = self.leaf_id if from_id is MISSING or from_id is None else from_id
+        current = self.by_id.get(start) if js_truthy(start) else None
+        return list(self._walk_up(current))
+
+    def _walk_up(self, current: Entry | None) -> list[Entry]:
+        """The path root..current (shared: callers must not change it)."""
+        if current is None:
+            return []
+        cached = self._path_cache
+        if cached is not None and cached[0] is current:
+            return cached[1]
+        path = self._walk_up_uncached(current)
+        self._path_cache = (current, path)
+        return path
+
+    def _walk_up_uncached(self, current: Entry | None) -> list[Entry]:
+        path: list[Entry] = []
+        by_id = self.by_id
+        limit = len(by_id)
+        while current is not None:
+            path.append(current)
+            if len(path) > limit:  # more steps than entries: parentId has a cycle
+                return self._cut_cycle(path)
+            parent = current.parent_id
+            current = by_id.get(parent) if parent else None
+        path.reverse()
+        return path
+
+    @staticmethod
+    def _cut_cycle(path: list[Entry]) -> list[Entry]:
+        seen: set[int] = set()
+        for index, entry in enumerate(path):
+            if id(entry) in seen:
+                path = path[:index]
+                break
+            seen.add(id(entry))
+        path.reverse()
+        return path
+
+    def tree(self) -> Tree:
+        """``getTree``, built once and kept until the session changes."""
+        if self._tree is None:
+            self._tree = self._build_tree()
+        return self._tree
+
+    def _build_tree(self) -> Tree:
+        roots: list[Entry] = []
+        children: dict[Any, list[Entry]] = {}
+        by_id = self.by_id
+        for entry in self.entries:
+            node = by_id[entry.id]  # duplicate ids: pi places the last one, once per duplicate
+            parent = entry.parent_id
+            if parent is None or parent == entry.id:
+                roots.append(node)
+            elif parent in by_id:
+                children.setdefault(parent, []).append(node)
+            else:
+                roots.append(node)
+        for key, nodes in children.items():
+            if len(nodes) > 1:
+                children[key] = _sort_children(nodes)
+        return Tree(roots, children)
+
+    def active_ids(self, leaf_id: Any = MISSING) -> set[Any]:
+        return {e.id for e in self.branch(leaf_id)}
+
+    # ------------------------------------------------------------------ context
+
+    def _context_leaf(self, leaf_id: Any) -> Entry | None:
+        if leaf_id is None:
+            return None
+        leaf = self.by_id.get(leaf_id) if js_truthy(leaf_id) else None
+        if leaf is None and self.entries:
+            leaf = self.entries[-1]
+        return leaf
+
+    def context_entries(self, leaf_id: Any = MISSING) -> list[Entry]:
+        """``buildContextEntries``: the path entries the model's context is built from.
+
+        Without a compaction that is the whole path. With one, the last compaction on the path
+        comes first; if it carries ``retainedTail`` (an empty list counts) it is a self-contained
+        checkpoint, else the path from ``firstKeptEntryId`` up to it is kept; then everything after.
+        """
+        leaf = self._context_leaf(self.leaf_id if leaf_id is MISSING else leaf_id)
+        if leaf is None:
+            return []
+        path = self._walk_up(leaf)
+        last_compaction = None
+        for index, entry in enumerate(path):
+            if entry.type == "compaction":
+                last_compaction = index
+        if last_compaction is None:
+            return path
+        compaction = path[last_compaction]
+        selected = [compaction]
+        if not _has_retained_tail(compaction):
+            first_kept = compaction.get("firstKeptEntryId")
+            keeping = False
+            for entry in path[:last_compaction]:
+                if entry.id == first_kept:
+                    keeping = True
+                # pi drops earlier compactions inside the kept range.
+                if keeping and entry.type != "compaction":
+                    selected.append(entry)
+        selected.extend(path[last_compaction + 1 :])
+        return selected
+
+    def context_settings(self, leaf_id: Any = MISSING) -> tuple[Any, dict[str, Any] | None]:
+        """The thinking level and model in force at ``leaf_id``: scanned over the whole path,
+        the later entry winning (an assistant message sets the model too)."""
+        leaf = self._context_leaf(self.leaf_id if leaf_id is MISSING else leaf_id)
+        thinking: Any = "off"
+        model: dict[str, Any] | None = None
+        for entry in self._walk_up(leaf):
+            if entry.type == "thinking_level_change":
+                thinking = entry.get("thinkingLevel")
+            elif entry.type == "model_change":
+                model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
+            elif entry.provider_model is not None:
+                provider, model_id = entry.provider_model
+                model = {"provider": provider, "modelId": model_id}
+        return thinking, model
+
+    def context(self, leaf_id: Any = MISSING) -> SessionContext:
+        """``buildSessionContext``: the messages the model sees, with model and thinking level."""
+        selected = self.context_entries(leaf_id)
+        thinking, model = self.context_settings(leaf_id)
+        messages: list[dict[str, Any]] = []
+        for entry in selected:
+            messages.extend(context_messages(entry))
+        return SessionContext(messages, thinking, model, selected)
+
+    def iter_messages(self) -> Iterator[tuple[Entry, Any]]:
+        """Every ``message`` entry with its decoded message, in file order."""
+        for entry in self.entries:
+            if entry.type == "message":
+                yield entry, entry.message
+
+
+@dataclass(slots=True)
+class SessionContext:
+    messages: list[dict[str, Any]]
+    thinking_level: Any
+    model: dict[str, Any] | None
+    entries: list[Entry] = field(default_factory=list)
+
+
+EntryVisitor = Callable[[Entry, dict[str, Any]], None]
+
+
+def _has_retained_tail(compaction: Entry) -> bool:
+    return js_truthy(compaction.get("retainedTail"))
+
+
+def context_messages(entry: Entry) -> list[dict[str, Any]]:
+    """``sessionEntryToContextMessages``: what one selected entry contributes to the context."""
+    kind = entry.type
+    if kind == "message":
+        return [entry.message]
+    if kind == "custom_message":
+        data = entry.data
+        return [{"role": "custom", "customType": data.get("customType"), "content": data.get("content"),
+                 "display": data.get("display"), "details": data.get("details"),
+                 "timestamp": date_ms(entry.timestamp)}]
+    if kind == "branch_summary":
+        summary = entry.get("summary")
+        if not js_truthy(summary):
+            return []
+        return [{"role": "branchSummary", "summary": summary, "fromId": entry.get("fromId"),
+                 "timestamp": date_ms(entry.timestamp)}]
+    if kind == "compaction":
+        tail = entry.get("retainedTail")
+        summary = {"role": "compactionSummary", "summary": entry.get("summary"),
+                   "tokensBefore": entry.get("tokensBefore"), "timestamp": date_ms(entry.timestamp)}
+        return [summary, *(tail if isinstance(tail, list) and js_truthy(tail) else [])]
+    return []
+
+
+def _version_number(version: Any) -> float:
+    """``header.version ?? 1`` compared as JavaScript compares it with a number."""
+    if version is MISSING or version is None:
+        return 1
+    if isinstance(version, bool):
+        return float(version)
+    if isinstance(version, int | float):
+        return float(version)
+    if isinstance(version, str):
+        try:
+            return float(version.strip() or 0)
+        except ValueError:
+            return math.nan
+    return math.nan
+
+
+def _migrate(header: dict[str, Any], entries: list[Entry], version: Any) -> None:
+    """v1 -> v2 -> v3 in memory (reference §3.3); the file is left as it is."""
+    number = _version_number(version)
+    if math.isnan(number):
+        return  # JavaScript: NaN >= 3 and NaN < 2 are both false, so nothing happens.
+    if number < 2:
+        header["version"] = 2
+        ids: set[str] = set()
+        previous: str | None = None
+        # firstKeptEntryIndex counts parsed lines with the header at 0.
+        all_entries: list[dict[str, Any] | None] = [None]
+        all_entries.extend(e.data for e in entries)
+        for entry in entries:
+            data = entry.data
+            new_id = _unique_id(ids)
+            data["id"] = new_id
+            data["parentId"] = previous
+            entry.id, entry.parent_id = new_id, previous
+            previous = new_id
+            if entry.type == "compaction":
+                index = data.get("firstKeptEntryIndex", MISSING)
+                if isinstance(index, int | float) and not isinstance(index, bool):
+                    target = (all_entries[int(index)]
+                              if float(index).is_integer() and 0 <= index < len(all_entries) else None)
+                    if target is not None and target.get("type") != "session":
+                        if "id" in target:
+                            data["firstKeptEntryId"] = target["id"]
+                        else:
+                            data.pop("firstKeptEntryId", None)
+                    del data["firstKeptEntryIndex"]
+    if number < 3:
+        header["version"] = 3
+        for entry in entries:
+            if entry.type == "message":
+                message = entry.data.get("message")
+                if isinstance(message, dict) and message.get("role") == "hookMessage":
+                    message["role"] = "custom"
+                    entry.role = "custom"
+
+
+def _unique_id(taken: set[str] | dict[Any, Any]) -> str:
+    """pi's ``generateId``: 8 hex characters not yet used in the session."""
+    for _ in range(100):
+        candidate = uuid.uuid4().hex[:8]
+        if candidate not in taken:
+            if isinstance(taken, set):
+                taken.add(candidate)
+            return candidate
+    return str(uuid.uuid4())
+
+
+generate_id = _unique_id
+
+def _describe_bad_line(data: bytes, error: BadLine) -> str:
+    if data.strip(b"\x00") == b"":
+        return "a line of NUL bytes (a crash while writing?): skipped"
+    return f"{error}: skipped"
