@@ -132,8 +132,9 @@ class SessionManager:
         timestamp = now_iso()
         session = Session()
         session.header = {"type": "session", "version": CURRENT_VERSION, "id": session_id,
-                          "timestamp": timestamp, "cwd": self._cwd,
-                          "parentSession": parent_session if parent_session is not None else MISSING}
+                          "timestamp": timestamp, "cwd": self._cwd}
+        if parent_session is not None:
+            session.header["parentSession"] = parent_session
         self._session = session
         self._flushed = False
         if self._persist:
@@ -164,6 +165,7 @@ class SessionManager:
     # ------------------------------------------------------------------ persistence
 
     def _write_entry(self, data: dict[str, Any]) -> str:
+        data = {key: value for key, value in data.items() if value is not MISSING}
         entry = Entry(data)
         session = self._session
         if self._persist and self._session_file:
@@ -323,7 +325,9 @@ class SessionManager:
         session_id = uuid7()
         timestamp = now_iso()
         header = {"type": "session", "version": CURRENT_VERSION, "id": session_id, "timestamp": timestamp,
-                  "cwd": self._cwd, "parentSession": previous_file if self._persist and previous_file else MISSING}
+                  "cwd": self._cwd}
+        if self._persist and previous_file:
+            header["parentSession"] = previous_file
         kept: list[dict[str, Any]] = []
         parent: Any = None
         for entry in path:

@@ -1,0 +1,247 @@
+"""Writing: appends pi reads back exactly, new files, migration on first write, trash."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import orjson
+import pytest
+
+from pitui.store import actions
+from pitui.store.manager import EntryNotFoundError, SessionManager
+from pitui.store.session import Session
+from pitui.store.trash import TrashError, move_to_trash
+from tests.conftest import trash_dir
+from tests.sessionkit import entry, header, linear, msg, ts, write
+
+ID = re.compile(r"^[0-9a-f]{8}$")
+TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+@pytest.fixture
+def trash_home() -> Path:
+    """The real freedesktop trash of this test run (conftest points XDG_DATA_HOME at it)."""
+    return trash_dir()
+
+
+def new_lines(path: Path, before: bytes) -> list[bytes]:
+    data = path.read_bytes()
+    assert data.startswith(before), "an append must leave the old bytes as they were"
+    return data[len(before):].splitlines()
+
+
+def test_label_is_one_compact_line_in_pi_key_order_parented_at_the_leaf(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    actions.set_label(str(path), "a0000001", "  important  ")
+    (line,) = new_lines(path, before)
+    assert b" " not in line.replace(b"important", b"")
+    data = orjson.loads(line)
+    assert list(data) == ["type", "id", "parentId", "timestamp", "targetId", "label"]
+    assert ID.match(data["id"]) and TIMESTAMP.match(data["timestamp"])
+    assert data["parentId"] == "a0000003" and data["targetId"] == "a0000001" and data["label"] == "important"
+    session = Session.load(str(path))
+    assert session.labels == {"a0000001": "important"} and session.leaf_id == data["id"]
+
+
+def test_clearing_a_label_omits_the_label_key(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    actions.set_label(str(path), "a0000001", "x")
+    before = path.read_bytes()
+    actions.set_label(str(path), "a0000001", None)
+    (line,) = new_lines(path, before)
+    assert list(orjson.loads(line)) == ["type", "id", "parentId", "timestamp", "targetId"]
+    assert Session.load(str(path)).labels == {}
+
+
+def test_label_of_unknown_entry_writes_nothing(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    with pytest.raises(actions.ActionError, match="no entry"):
+        actions.set_label(str(path), "zzz", "x")
+    assert path.read_bytes() == before
+
+
+def test_rename_collapses_line_breaks_and_empty_clears(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    actions.rename(str(path), "  Fix the\r\nparser  ")
+    assert Session.load(str(path)).name == "Fix the parser"
+    last = orjson.loads(path.read_bytes().splitlines()[-1])
+    assert list(last) == ["type", "id", "parentId", "timestamp", "name"]
+    actions.rename(str(path), "")
+    assert Session.load(str(path)).name is None
+
+
+def test_append_after_a_torn_last_line_starts_on_a_new_line(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    path.write_bytes(path.read_bytes() + b'{"type":"message","id":"torn"')
+    actions.rename(str(path), "named")
+    session = Session.load(str(path))
+    assert session.name == "named"
+    assert path.read_bytes().count(b"\n") == 7  # header, 4 messages, newline after the torn line, entry
+
+
+def test_branch_without_summary_appends_a_pitui_branch_custom_entry(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    result = actions.branch(str(path), "a0000001")
+    (line,) = new_lines(path, before)
+    data = orjson.loads(line)
+    assert list(data) == ["type", "customType", "data", "id", "parentId", "timestamp"]
+    assert data["customType"] == "pitui.branch" and data["parentId"] == "a0000001"
+    assert data["data"] == {"from": "a0000003"}
+    session = Session.load(str(path))
+    assert [e.id for e in session.branch()][:-1] == ["a0000000", "a0000001"]
+    assert [m["content"][0]["text"] if m["role"] == "assistant" else m["content"]
+            for m in session.context().messages] == ["text 0", "text 1"]
+    assert result.prompt_text is None
+
+
+def test_branch_to_a_user_message_moves_to_its_parent_and_offers_its_text(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    result = actions.branch(str(path), "a0000002")
+    assert result.new_leaf == "a0000001" and result.prompt_text == "text 2"
+    result = actions.branch(str(path), "a0000000")  # a root user message: before everything
+    assert result.new_leaf is None
+    last = orjson.loads(path.read_bytes().splitlines()[-1])
+    assert last["parentId"] is None
+    assert Session.load(str(path)).context().messages == []
+
+
+def test_branch_to_the_leaf_writes_nothing(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    assert actions.branch(str(path), "a0000003").entry_id is None
+    assert path.read_bytes() == before
+
+
+def test_branch_with_summary(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    actions.branch(str(path), "a0000001", summary="Tried X; it failed.")
+    (line,) = new_lines(path, before)
+    data = orjson.loads(line)
+    assert list(data) == ["type", "id", "parentId", "timestamp", "fromId", "summary"]
+    assert data["parentId"] == "a0000001" and data["fromId"] == "a0000001"
+    roles = [m["role"] for m in Session.load(str(path)).context().messages]
+    assert roles == ["user", "assistant", "branchSummary"]
+
+
+def test_fork_rechains_past_labels_and_relinks_labels(tmp_path: Path):
+    path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", "assistant", n=1),
+                 entry("label", "l1", "b", n=2, targetId="a", label="start"),
+                 msg("c", "l1", n=3), msg("d", "c", "assistant", n=4), msg("x", "b", n=5))
+    # the leaf is x; fork from d, whose path runs through the label entry l1
+    new = Path(actions.fork(str(path), "d"))
+    assert new.parent == path.parent and new.name.endswith(".jsonl")
+    rows = [orjson.loads(line) for line in new.read_bytes().splitlines()]
+    assert rows[0]["parentSession"] == str(path) and rows[0]["version"] == 3
+    assert [(r["id"], r["parentId"]) for r in rows[1:5]] == [("a", None), ("b", "a"), ("c", "b"), ("d", "c")]
+    label = rows[5]
+    assert (label["type"], label["parentId"], label["targetId"], label["label"], label["timestamp"]) == (
+        "label", "d", "a", "start", ts(2))
+    session = Session.load(str(new))
+    assert session.labels == {"a": "start"} and len(session.tree().roots) == 1
+    assert len(session.context().messages) == 4
+
+
+def test_clone_copies_the_active_path(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl", 6)
+    new = Path(actions.clone(str(path)))
+    assert [e.id for e in Session.load(str(new)).entries] == [f"a{i:07d}" for i in range(6)]
+
+
+def test_first_write_to_a_v1_file_migrates_it_atomically_keeping_the_original_in_the_trash(
+        tmp_path: Path, trash_home: Path):
+    v1 = [header(version=None)] + [
+        {"type": "message", "timestamp": ts(i), "message": {"role": "user", "content": f"m{i}"}} for i in range(3)]
+    path = write(tmp_path / f"old-{tmp_path.name}.jsonl", *v1)
+    original = path.read_bytes()
+    actions.rename(str(path), "migrated")
+    rows = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    assert rows[0]["version"] == 3 and all(ID.match(r["id"]) for r in rows[1:])
+    assert rows[-1]["type"] == "session_info" and rows[-1]["parentId"] == rows[-2]["id"]
+    assert (trash_home / "files" / path.name).read_bytes() == original
+    info = (trash_home / "info" / f"{path.name}.trashinfo").read_text()
+    assert f"Path={path}" in info
+    assert [f for f in os.listdir(tmp_path) if f.endswith(".tmp")] == []
+
+
+def test_trash_moves_the_file_and_says_why_when_it_cannot(tmp_path: Path, trash_home: Path):
+    path = linear(tmp_path / f"s-{tmp_path.name}.jsonl")
+    actions.trash(str(path))
+    assert not path.exists() and (trash_home / "files" / path.name).exists()
+    assert f"Path={path}" in (trash_home / "info" / f"{path.name}.trashinfo").read_text()
+    with pytest.raises(actions.ActionError):
+        actions.trash(str(path))
+    with pytest.raises(TrashError):
+        move_to_trash(str(tmp_path / "missing.jsonl"))
+
+
+# ---------------------------------------------------------------- SessionManager API
+
+
+def test_new_session_is_written_on_the_first_assistant_message(tmp_path: Path):
+    manager = SessionManager.create("/home/me/proj", str(tmp_path))
+    manager.append_model_change("anthropic", "claude-x")
+    manager.append_message({"role": "user", "content": "hello", "timestamp": 1})
+    file = Path(manager.get_session_file())
+    assert not file.exists()
+    manager.append_message({"role": "assistant", "content": [], "provider": "anthropic", "model": "m",
+                            "timestamp": 2})
+    rows = [orjson.loads(line) for line in file.read_bytes().splitlines()]
+    assert [r["type"] for r in rows] == ["session", "model_change", "message", "message"]
+    assert list(rows[0]) == ["type", "version", "id", "timestamp", "cwd"]
+    assert file.name == rows[0]["timestamp"].replace(":", "-").replace(".", "-") + f"_{rows[0]['id']}.jsonl"
+    manager.append_session_info("named")  # later entries go straight to the file
+    assert SessionManager.open(str(file)).get_session_name() == "named"
+
+
+def test_manager_tree_api(tmp_path: Path):
+    manager = SessionManager.in_memory("/x")
+    a = manager.append_message({"role": "user", "content": "a", "timestamp": 1})
+    b = manager.append_message({"role": "assistant", "content": [], "timestamp": 2})
+    manager.branch(a)
+    c = manager.append_message({"role": "assistant", "content": [], "timestamp": 3})
+    assert [e["id"] for e in manager.get_children(a)] == [b, c]
+    assert [e["id"] for e in manager.get_branch()] == [a, c]
+    summary = manager.branch_with_summary(a, "left b")
+    assert manager.get_entry(summary)["fromId"] == a and manager.get_leaf_id() == summary
+    manager.reset_leaf()
+    root = manager.append_custom_entry("x", {"k": 1})
+    assert manager.get_entry(root)["parentId"] is None
+    with pytest.raises(EntryNotFoundError, match="Entry nope not found"):
+        manager.append_label_change("nope", "x")
+    assert manager.create_branched_session(c) is None  # in memory: replaces the state
+    assert [e["id"] for e in manager.get_entries()] == [a, c]
+
+
+def test_compaction_with_retained_tail(tmp_path: Path):
+    manager = SessionManager.in_memory("/x")
+    manager.append_message({"role": "user", "content": "a", "timestamp": 1})
+    manager.append_compaction("S", None, 100, retained_tail=[])
+    data = manager.get_leaf_entry()
+    assert list(data) == ["type", "id", "parentId", "timestamp", "summary", "tokensBefore", "retainedTail"]
+    assert [m["role"] for m in manager.build_session_context().messages] == ["compactionSummary"]
+
+
+def test_fork_from_and_continue_recent(tmp_path: Path):
+    source = linear(tmp_path / "src.jsonl")
+    target_dir = tmp_path / "target"
+    forked = SessionManager.fork_from(str(source), "/other", str(target_dir))
+    assert forked.get_header()["parentSession"] == str(source) and forked.get_cwd() == "/other"
+    assert len(forked.get_entries()) == 4
+    recent = SessionManager.continue_recent("/other", str(target_dir))
+    assert recent.get_session_file() == forked.get_session_file()
+
+
+def test_open_refuses_a_foreign_file_without_touching_it(tmp_path: Path):
+    from pitui.store.session import NotASessionError
+
+    path = tmp_path / "foreign.jsonl"
+    path.write_bytes(b'{"kind":"header","version":4}\n')
+    with pytest.raises(NotASessionError):
+        SessionManager.open(str(path))
+    assert path.read_bytes() == b'{"kind":"header","version":4}\n'
