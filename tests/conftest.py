@@ -173,3 +173,22 @@ def oracle() -> Oracle:
             pytest.fail(f"the pi oracle is required in CI: {found}", pytrace=False)
         pytest.skip(reason=found)
     return found
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests never touch the user's real trash or cache: both live in a folder of this run.
+
+    send2trash reads ``XDG_DATA_HOME`` once, when first imported, so it is set here, before any
+    test imports it; tests that check the trash look in :func:`trash_dir`.
+    """
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="pitui-tests-"))
+    os.environ["XDG_DATA_HOME"] = str(base / "data")
+    os.environ.setdefault("XDG_CACHE_HOME", str(base / "cache"))
+    (base / "data").mkdir()
+
+
+def trash_dir() -> Path:
+    """The freedesktop trash of this test run."""
+    return Path(os.environ["XDG_DATA_HOME"]) / "Trash"
