@@ -18,7 +18,7 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -44,6 +44,7 @@ class Oracle:
 
     node: str
     package: Path
+    Error: ClassVar[type[OracleError]] = OracleError  # for tests: ``pytest.raises(oracle.Error)``
 
     def _run(self, args: list[str], *, stdin: str | None = None, timeout: float = 120) -> str:
         env = {**os.environ, "PI_PKG": str(self.package)}

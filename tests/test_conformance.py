@@ -22,10 +22,12 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import Oracle, OracleError
+
+if TYPE_CHECKING:
+    from tests.conftest import Oracle
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
@@ -325,9 +327,9 @@ def _corpus_module() -> Any:
     if not (REPO / "tests" / "corpus.py").exists():
         pytest.skip("tests/corpus.py is not there yet")
     try:
-        module = importlib.import_module("corpus")
-    except ModuleNotFoundError:
         module = importlib.import_module("tests.corpus")
+    except ModuleNotFoundError:  # tests/ run as a plain folder
+        module = importlib.import_module("corpus")
     if not hasattr(module, "generate_session"):
         pytest.skip("tests/corpus.py has no generate_session yet")
     return module
@@ -539,7 +541,7 @@ def _load_before(oracle: Oracle, source: Path | None, folder: Path) -> Before:
         shutil.copyfile(source, path)
     try:
         pi = oracle.open(path)
-    except OracleError as error:
+    except oracle.Error as error:
         pytest.skip(f"pi cannot load {path.name}: {error}")
     data = path.read_bytes()
     raw = {e["id"]: e for e in parsed_lines(data)[1:] if isinstance(e, dict) and isinstance(e.get("id"), str)}
