@@ -6,10 +6,10 @@ import math
 from pathlib import Path
 
 import pytest
+from sessionkit import entry, header, lines, msg, ts, write
 
 from pitui.store.jsonl import MISSING, BadLine, parse_line, split_lines
 from pitui.store.session import NotASessionError, Session
-from tests.sessionkit import entry, header, lines, msg, ts, write
 
 
 def ids(entries):

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import orjson
 import pytest
+from conftest import trash_dir
+from sessionkit import entry, header, linear, msg, ts, write
 
 from pitui.store import actions
 from pitui.store.manager import EntryNotFoundError, SessionManager
 from pitui.store.session import Session
 from pitui.store.trash import TrashError, move_to_trash
-from tests.conftest import trash_dir
-from tests.sessionkit import entry, header, linear, msg, ts, write
 
 ID = re.compile(r"^[0-9a-f]{8}$")
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
