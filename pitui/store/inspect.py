@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from .jsonl import MISSING
-from .session import Entry, Session, context_messages
+from .session import Session, context_messages
 
 
 def js_key(value: Any) -> str:
@@ -70,22 +70,16 @@ _ROLE_FIELDS = {
 
 
 def inspect_file(path: str) -> tuple[Session, dict[str, Any]]:
-    """Load ``path`` once, keeping only the digests of its messages, and inspect it."""
-    digests: dict[Entry, dict[str, Any]] = {}
-
-    def keep_digest(entry: Entry, data: dict[str, Any]) -> None:
-        if entry.type == "message":
-            digests[entry] = message_digest(data.get("message"))
-
-    session = Session.load(path, visit=keep_digest)
-    return session, inspect_session(session, digests)
+    """Load ``path`` and inspect it."""
+    session = Session.load(path)
+    return session, inspect_session(session)
 
 
 def _defined(value: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if value is None else {k: v for k, v in value.items() if v is not MISSING}
 
 
-def inspect_session(session: Session, digests: dict[Entry, dict[str, Any]] | None = None) -> dict[str, Any]:
+def inspect_session(session: Session) -> dict[str, Any]:
     """Header, entries, leaf, branch, tree, labels, name and context, as the oracle prints them."""
     tree = session.tree()
     children: dict[str, list[Any]] = {}
@@ -106,10 +100,7 @@ def inspect_session(session: Session, digests: dict[Entry, dict[str, Any]] | Non
             labels[js_key(entry.id)] = session.labels[entry.id]
     messages: list[dict[str, Any]] = []
     for entry in session.context_entries():
-        if digests is not None and entry in digests:
-            messages.append(digests[entry])
-        else:
-            messages.extend(message_digest(m) for m in context_messages(entry))
+        messages.extend(message_digest(m) for m in context_messages(entry))
     thinking, model = session.context_settings()
     result: dict[str, Any] = {
         "header": session.header,

@@ -11,9 +11,11 @@ import gc
 import math
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .jsonl import MISSING, BadLine, js_trim, js_truthy, parse_line, split_lines
 from .timefmt import date_ms
@@ -43,22 +45,23 @@ class Entry:
     __slots__ = ("_data", "_source", "id", "length", "line", "offset", "parent_id", "provider_model",
                  "role", "timestamp", "type")
 
-    def __init__(self, data: dict[str, Any], *, line: int = 0, offset: int = -1, length: int = 0,
+    def __init__(self, data: dict[str, Any], line: int = 0, offset: int = -1, length: int = 0,
                  source: LineSource | None = None, keep: bool = True) -> None:
-        self.type: Any = data.get("type", MISSING)
-        self.id: Any = data.get("id", MISSING)
-        self.parent_id: Any = data.get("parentId", MISSING)
-        self.timestamp: Any = data.get("timestamp", MISSING)
+        get = data.get
+        self.type: Any = get("type", MISSING)
+        self.id: Any = get("id", MISSING)
+        self.parent_id: Any = get("parentId", MISSING)
+        self.timestamp: Any = get("timestamp", MISSING)
         self.line = line
         self.offset = offset
         self.length = length
         self.role: Any = MISSING
         self.provider_model: tuple[Any, Any] | None = None
         if self.type == "message":
-            message = data.get("message")
-            if isinstance(message, dict):
-                self.role = message.get("role", MISSING)
-                if self.role == "assistant":
+            message = get("message")
+            if type(message) is dict:
+                self.role = role = message.get("role", MISSING)
+                if role == "assistant":
                     self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
         self._source = source
         self._data: dict[str, Any] | None = data if keep or source is None else None
@@ -201,7 +204,7 @@ class Session:
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def load(cls, path: str, *, keep_bodies: bool = False, visit: EntryVisitor | None = None) -> Session:
+    def load(cls, path: str, *, keep_bodies: bool = False) -> Session:
         """Read a session file, tolerating bad lines. Never writes.
 
         Raises :class:`NotASessionError` for a non-empty file that is not a pi session, and
@@ -209,26 +212,23 @@ class Session:
         """
         with open(path, "rb") as handle:
             data = handle.read()
-        return cls.from_bytes(data, path=path, keep_bodies=keep_bodies, visit=visit)
+        return cls.from_bytes(data, path=path, keep_bodies=keep_bodies)
 
     @classmethod
-    def from_bytes(cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False,
-                   visit: EntryVisitor | None = None) -> Session:
-        """Read a session from its bytes. ``visit(entry, data)`` is called for every entry while
-        its whole line is decoded, for callers that need more than the index keeps."""
+    def from_bytes(cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False) -> Session:
+        """Read a session from its bytes (``path`` is where bodies are read back from later)."""
         # Building 100,000 small objects would set off many full garbage collections, each
         # walking everything built so far; nothing here makes reference cycles.
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            return cls._from_bytes(data, path, keep_bodies, visit)
+            return cls._from_bytes(data, path, keep_bodies)
         finally:
             if gc_was_enabled:
                 gc.enable()
 
     @classmethod
-    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool,
-                    visit: EntryVisitor | None) -> Session:
+    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool) -> Session:
         session = cls(path)
         session.size = len(data)
         where = path or "<memory>"
@@ -239,13 +239,17 @@ class Session:
         needs_migration = False
         entries: list[Entry] = []
         last_number = 0
-        for raw in split_lines(data):
-            last_number = raw.number
+        loads, decode_error = orjson.loads, orjson.JSONDecodeError
+        for number, offset, line in split_lines(data):
+            last_number = number
             try:
-                value = parse_line(raw.data)
-            except BadLine as error:
-                session.problems.append(Problem(where, raw.number, _describe_bad_line(raw.data, error)))
-                continue
+                value = loads(line)
+            except decode_error:
+                try:
+                    value = parse_line(line)  # the slower rules for what orjson refuses
+                except BadLine as error:
+                    session.problems.append(Problem(where, number, _describe_bad_line(line, error)))
+                    continue
             if header is None:
                 # pi checks only the first line that parses.
                 if not isinstance(value, dict) or value.get("type") != "session" \
@@ -257,17 +261,13 @@ class Session:
                 keep = keep_bodies or needs_migration or source is None
                 continue
             if not isinstance(value, dict):
-                session.problems.append(Problem(where, raw.number, "not a JSON object: ignored"))
+                session.problems.append(Problem(where, number, "not a JSON object: ignored"))
                 continue
             kind = value.get("type")
             if kind == "session":
-                session.problems.append(Problem(where, raw.number, "a second session header: ignored"))
+                session.problems.append(Problem(where, number, "a second session header: ignored"))
                 continue
-            entry = Entry(value, line=raw.number, offset=raw.offset, length=len(raw.data), source=source,
-                          keep=keep or kind != "message")
-            entries.append(entry)
-            if visit is not None and not needs_migration:
-                visit(entry, value)
+            entries.append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
         if session.torn_tail and session.problems and session.problems[-1].line == last_number:
             last = session.problems[-1]
             session.problems[-1] = Problem(last.path, last.line, "incomplete last line (still being written?)")
@@ -278,9 +278,6 @@ class Session:
         session.header = header
         if needs_migration:
             _migrate(header, entries, session.original_version)
-            if visit is not None:
-                for entry in entries:
-                    visit(entry, entry.data)
         session.entries = entries
         session._build_index()
         return session
@@ -290,11 +287,10 @@ class Session:
         self.labels = {}
         self.label_times = {}
         self.leaf_id = None
-        seen: set[Any] = set()
+        by_id = self.by_id
         for entry in self.entries:
-            if entry.id in seen and self.path:
+            if entry.id in by_id and self.path:
                 self.problems.append(Problem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins"))
-            seen.add(entry.id)
             self._index_entry(entry)
         self._tree = None
         self._path_cache = None
@@ -503,9 +499,6 @@ class SessionContext:
     thinking_level: Any
     model: dict[str, Any] | None
     entries: list[Entry] = field(default_factory=list)
-
-
-EntryVisitor = Callable[[Entry, dict[str, Any]], None]
 
 
 def _has_retained_tail(compaction: Entry) -> bool:
