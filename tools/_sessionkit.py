@@ -1,0 +1,749 @@
+"""A small simulator of pi sessions, used by make_demo.py to write realistic session files.
+
+It keeps a clock, a seeded random source, a virtual project folder and pi's session state (entries,
+leaf, labels, name) and appends entries the way pi's SessionManager does: ``parentId`` is the
+current leaf, the leaf moves to every new entry, labels hang off the leaf, a branch summary is
+parented at the entry navigated to. Tool calls are executed against the virtual folder (read,
+edit, write, grep), so tool results and edit diffs match the files; bash output is given.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import os
+import random
+import re
+import string
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from _pijson import line
+
+BASE62 = string.digits + string.ascii_letters
+
+# Prices per million tokens, as in pi-ai's model table: input, output, cacheRead, cacheWrite.
+MODELS: dict[tuple[str, str], dict[str, Any]] = {
+    ("anthropic", "claude-opus-4-5"): {"api": "anthropic-messages", "cost": (5, 25, 0.5, 6.25)},
+    ("anthropic", "claude-sonnet-4-5"): {"api": "anthropic-messages", "cost": (3, 15, 0.3, 3.75)},
+    ("openai", "gpt-5.1-codex"): {"api": "openai-responses", "cost": (1.25, 10, 0.125, 0)},
+}
+
+SYSTEM_PROMPT_TOKENS = 3_912  # pi's system prompt plus tool definitions, roughly
+
+BRANCH_SUMMARY_PREAMBLE = (
+    "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n"
+)
+
+
+def tokens(text: str) -> int:
+    return max(1, round(len(text) / 3.6))
+
+
+def iso(t: datetime) -> str:
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
+
+def ms(t: datetime) -> int:
+    return int(t.timestamp() * 1000)
+
+
+def parse_iso(s: str) -> datetime:
+    return datetime.fromisoformat(s.replace("Z", "+00:00")).astimezone(UTC)
+
+
+def file_ops_text(read_files: list[str], modified_files: list[str]) -> str:
+    """pi's formatFileOperations: the file lists appended to generated summaries."""
+    parts = []
+    if read_files:
+        parts.append("<read-files>\n" + "\n".join(read_files) + "\n</read-files>")
+    if modified_files:
+        parts.append("<modified-files>\n" + "\n".join(modified_files) + "\n</modified-files>")
+    return "\n\n" + "\n\n".join(parts) if parts else ""
+
+
+def pi_diff(old: str, new: str, context: int = 4) -> tuple[str, int | None]:
+    """pi's generateDiffString (edit tool details): numbered +/- lines, 4 lines of context."""
+    a, b = old.split("\n"), new.split("\n")
+    parts: list[tuple[str, list[str]]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            parts.append(("=", a[i1:i2]))
+        else:
+            if i2 > i1:
+                parts.append(("-", a[i1:i2]))
+            if j2 > j1:
+                parts.append(("+", b[j1:j2]))
+    width = len(str(max(len(a), len(b))))
+    out: list[str] = []
+    old_n = new_n = 1
+    first: int | None = None
+    last_change = False
+    pad = " " * width
+    for i, (kind, raw) in enumerate(parts):
+        if kind in "+-":
+            if first is None:
+                first = new_n
+            for text in raw:
+                if kind == "+":
+                    out.append(f"+{str(new_n).rjust(width)} {text}")
+                    new_n += 1
+                else:
+                    out.append(f"-{str(old_n).rjust(width)} {text}")
+                    old_n += 1
+            last_change = True
+            continue
+        next_change = i < len(parts) - 1 and parts[i + 1][0] in "+-"
+        if last_change and next_change:
+            if len(raw) <= context * 2:
+                shown_a, skipped, shown_b = raw, 0, []
+            else:
+                shown_a, skipped, shown_b = raw[:context], len(raw) - 2 * context, raw[-context:]
+            for text in shown_a:
+                out.append(f" {str(old_n).rjust(width)} {text}")
+                old_n += 1
+                new_n += 1
+            if skipped:
+                out.append(f" {pad} ...")
+                old_n += skipped
+                new_n += skipped
+                for text in shown_b:
+                    out.append(f" {str(old_n).rjust(width)} {text}")
+                    old_n += 1
+                    new_n += 1
+        elif last_change:
+            shown = raw[:context]
+            for text in shown:
+                out.append(f" {str(old_n).rjust(width)} {text}")
+                old_n += 1
+                new_n += 1
+            if len(raw) > len(shown):
+                out.append(f" {pad} ...")
+                old_n += len(raw) - len(shown)
+                new_n += len(raw) - len(shown)
+        elif next_change:
+            skipped = max(0, len(raw) - context)
+            if skipped:
+                out.append(f" {pad} ...")
+                old_n += skipped
+                new_n += skipped
+            for text in raw[skipped:]:
+                out.append(f" {str(old_n).rjust(width)} {text}")
+                old_n += 1
+                new_n += 1
+        else:
+            old_n += len(raw)
+            new_n += len(raw)
+        last_change = False
+    return "\n".join(out), first
+
+
+def pytest_quiet(results: str, summary: str) -> str:
+    """``pytest -q`` output at 80 columns: the progress line, then the summary line."""
+    head = results.ljust(80 - len(" [100%]")) + " [100%]"
+    return f"{head}\n{summary}"
+
+
+# --------------------------------------------------------------------------------------------------
+# Tool calls
+
+
+@dataclass
+class Call:
+    name: str
+    arguments: dict[str, Any]
+    output: str | None = None  # bash: the command's output
+    exit_code: int = 0
+    duration: float | None = None  # seconds
+    result: str | None = None  # force the result text (and is_error)
+    is_error: bool = False
+    id: str = ""
+
+
+def read(path: str, offset: int | None = None, limit: int | None = None) -> Call:
+    args: dict[str, Any] = {"path": path}
+    if offset is not None:
+        args["offset"] = offset
+    if limit is not None:
+        args["limit"] = limit
+    return Call("read", args)
+
+
+def edit(path: str, *pairs: tuple[str, str]) -> Call:
+    return Call("edit", {"path": path, "edits": [{"oldText": o, "newText": n} for o, n in pairs]})
+
+
+def write(path: str, content: str) -> Call:
+    return Call("write", {"path": path, "content": content})
+
+
+def bash(command: str, output: str, exit_code: int = 0, duration: float = 1.2, timeout: int | None = None) -> Call:
+    args: dict[str, Any] = {"command": command}
+    if timeout is not None:
+        args["timeout"] = timeout
+    return Call("bash", args, output=output, exit_code=exit_code, duration=duration)
+
+
+def grep(pattern: str, path: str | None = None, glob: str | None = None, ignore_case: bool | None = None) -> Call:
+    args: dict[str, Any] = {"pattern": pattern}
+    if path is not None:
+        args["path"] = path
+    if glob is not None:
+        args["glob"] = glob
+    if ignore_case is not None:
+        args["ignoreCase"] = ignore_case
+    return Call("grep", args)
+
+
+def tiny_png(width: int, height: int, pixels: list[tuple[int, int, int]]) -> str:
+    """A valid RGB PNG, base64-encoded (for an image block)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    raw = b""
+    for y in range(height):
+        raw += b"\x00" + b"".join(bytes(p) for p in pixels[y * width : (y + 1) * width])
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
+    return base64.b64encode(png).decode()
+
+
+# --------------------------------------------------------------------------------------------------
+# The session
+
+
+@dataclass
+class Session:
+    seed: int
+    cwd: str
+    start: str
+    files: dict[str, str]
+    parent_session: str | None = None
+    rng: random.Random = field(init=False)
+    t: datetime = field(init=False)
+    header: dict[str, Any] = field(init=False)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    leaf: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)  # what pi should report
+    label_times: dict[str, str] = field(default_factory=dict)
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.t = parse_iso(self.start)
+        self.by_id: dict[str, dict[str, Any]] = {}
+        self.provider = "anthropic"
+        self.model_id = "claude-sonnet-4-5"
+        self.ctx_at: dict[str | None, int] = {None: SYSTEM_PROMPT_TOKENS}
+        self.cached = 0
+        self.calls: dict[str, Call] = {}
+        header: dict[str, Any] = {
+            "type": "session",
+            "version": 3,
+            "id": self.uuid7(),
+            "timestamp": iso(self.t),
+            "cwd": self.cwd,
+        }
+        if self.parent_session is not None:
+            header["parentSession"] = self.parent_session
+        self.header = header
+
+    # ---- ids, clock -------------------------------------------------------------------------
+
+    def uuid7(self) -> str:
+        """pi 0.73 session ids are UUIDv7: 48 bits of Unix ms, then random bits."""
+        value = (ms(self.t) << 80) | (0x7 << 76) | (self.rng.getrandbits(12) << 64)
+        value |= (0b10 << 62) | self.rng.getrandbits(62)
+        h = f"{value:032x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+    def new_id(self) -> str:
+        while True:
+            i = f"{self.rng.getrandbits(32):08x}"
+            if i not in self.by_id:
+                return i
+
+    def rand62(self, n: int) -> str:
+        return "".join(self.rng.choice(BASE62) for _ in range(n))
+
+    def tick(self, lo: float, hi: float) -> datetime:
+        self.t += timedelta(milliseconds=self.rng.randint(int(lo * 1000), int(hi * 1000)))
+        return self.t
+
+    @property
+    def ctx(self) -> int:
+        return self.ctx_at[self.leaf]
+
+    def _append(self, entry: dict[str, Any], added_tokens: int = 0) -> str:
+        self.entries.append(entry)
+        self.by_id[entry["id"]] = entry
+        self.ctx_at[entry["id"]] = self.ctx + added_tokens
+        self.leaf = entry["id"]
+        return entry["id"]
+
+    def _base(self, kind: str) -> dict[str, Any]:
+        return {"type": kind, "id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)}
+
+    # ---- settings -----------------------------------------------------------------------------
+
+    def model_change(self, provider: str, model_id: str) -> str:
+        # A new session writes its model and thinking level right after the header.
+        self.tick(0.002, 0.02) if not self.entries else self.tick(0.5, 4)
+        self.provider, self.model_id = provider, model_id
+        e = self._base("model_change")
+        e["provider"] = provider
+        e["modelId"] = model_id
+        return self._append(e)
+
+    def thinking_level(self, level: str) -> str:
+        first = len(self.entries) == 1 and self.entries[0]["type"] == "model_change"
+        self.tick(0.001, 0.004) if first else self.tick(0.5, 4)
+        e = self._base("thinking_level_change")
+        e["thinkingLevel"] = level
+        return self._append(e)
+
+    # ---- messages -----------------------------------------------------------------------------
+
+    def user(self, text: str, images: list[str] = (), think: tuple[float, float] = (8, 45)) -> str:
+        self.tick(*think)
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        for data in images:
+            content.append({"type": "image", "data": data, "mimeType": "image/png"})
+        msg = {"role": "user", "content": content, "timestamp": ms(self.t)}
+        self.tick(0.001, 0.004)
+        e = self._base("message")
+        e["message"] = msg
+        return self._append(e, tokens(text) + 1_600 * len(images))
+
+    def _tool_call_id(self) -> str:
+        if self.provider == "openai":
+            return f"call_{self.rand62(24)}|fc_{self.rng.getrandbits(200):050x}"
+        return "toolu_01" + self.rand62(22)
+
+    def _usage(self, out_tokens: int, zero: bool = False) -> dict[str, Any]:
+        if zero:
+            usage = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0}
+        elif self.provider == "openai":
+            total_in = self.ctx
+            cache_read = min(self.cached, total_in) // 128 * 128
+            usage = {
+                "input": total_in - cache_read,
+                "output": out_tokens,
+                "cacheRead": cache_read,
+                "cacheWrite": 0,
+                "totalTokens": 0,
+            }
+            self.cached = total_in
+        else:
+            total_in = self.ctx
+            small = self.rng.randint(1, 9)
+            cache_read = min(self.cached, total_in - small)
+            usage = {
+                "input": small,
+                "output": out_tokens,
+                "cacheRead": cache_read,
+                "cacheWrite": total_in - small - cache_read,
+                "totalTokens": 0,
+            }
+            self.cached = total_in
+        usage["totalTokens"] = usage["input"] + usage["output"] + usage["cacheRead"] + usage["cacheWrite"]
+        price = MODELS[(self.provider, self.model_id)]["cost"]
+        cost = {
+            "input": (price[0] / 1000000) * usage["input"],
+            "output": (price[1] / 1000000) * usage["output"],
+            "cacheRead": (price[2] / 1000000) * usage["cacheRead"],
+            "cacheWrite": (price[3] / 1000000) * usage["cacheWrite"],
+        }
+        cost["total"] = cost["input"] + cost["output"] + cost["cacheRead"] + cost["cacheWrite"]
+        usage["cost"] = cost
+        return usage
+
+    def _summary_usage(self, prompt: int, out: int) -> dict[str, Any]:
+        price = MODELS[(self.provider, self.model_id)]["cost"]
+        usage: dict[str, Any] = {"input": prompt, "output": out, "cacheRead": 0, "cacheWrite": 0}
+        usage["totalTokens"] = prompt + out
+        cost = {
+            "input": (price[0] / 1000000) * prompt,
+            "output": (price[1] / 1000000) * out,
+            "cacheRead": 0,
+            "cacheWrite": 0,
+        }
+        cost["total"] = cost["input"] + cost["output"] + cost["cacheRead"] + cost["cacheWrite"]
+        usage["cost"] = cost
+        return usage
+
+    def _thinking_block(self, text: str) -> dict[str, Any]:
+        if self.provider == "openai":
+            item = {
+                "type": "reasoning",
+                "id": f"rs_{self.rng.getrandbits(200):050x}",
+                "summary": [{"type": "summary_text", "text": text}],
+            }
+            from _pijson import dumps
+
+            return {"type": "thinking", "thinking": text, "thinkingSignature": dumps(item)}
+        sig = base64.b64encode(self.rng.randbytes(self.rng.randint(180, 420))).decode()
+        return {"type": "thinking", "thinking": text, "thinkingSignature": sig}
+
+    def assistant(
+        self,
+        text: str | None = None,
+        *,
+        thinking: str | None = None,
+        tools: list[Call] = (),
+        stop: str | None = None,
+        error: str | None = None,
+        zero_usage: bool = False,
+    ) -> str:
+        """An assistant message. ``stop`` defaults to toolUse with tools, else stop."""
+        if stop is None:
+            stop = "toolUse" if tools else "stop"
+        self.tick(0.005, 0.04)
+        start = self.t
+        content: list[dict[str, Any]] = []
+        if thinking:
+            content.append(self._thinking_block(thinking))
+        if text:
+            content.append({"type": "text", "text": text})
+        for call in tools:
+            call.id = self._tool_call_id()
+            self.calls[call.id] = call
+            content.append({"type": "toolCall", "id": call.id, "name": call.name, "arguments": call.arguments})
+        out = sum(tokens(b.get("text") or b.get("thinking") or "") for b in content)
+        from _pijson import dumps
+
+        out += sum(tokens(dumps(c.arguments)) + 12 for c in tools)
+        gen = (self.rng.uniform(0.9, 2.8) + (2.5 if thinking else 0)) + out / self.rng.uniform(55, 85)
+        if zero_usage:
+            gen = self.rng.uniform(0.3, 1.5)
+        msg: dict[str, Any] = {
+            "role": "assistant",
+            "content": content,
+            "api": MODELS[(self.provider, self.model_id)]["api"],
+            "provider": self.provider,
+            "model": self.model_id,
+            "usage": self._usage(out, zero=zero_usage),
+            "stopReason": stop,
+            "timestamp": ms(start),
+        }
+        if self.provider == "anthropic" and not zero_usage:
+            msg["responseId"] = "msg_01" + self.rand62(22)
+        elif self.provider == "openai" and not zero_usage:
+            msg["responseId"] = f"resp_{self.rng.getrandbits(200):050x}"
+        if error is not None:
+            msg["errorMessage"] = error
+        self.t = start + timedelta(seconds=gen)
+        e = self._base("message")
+        e["message"] = msg
+        return self._append(e, 0 if zero_usage else out)
+
+    def tool_result(self, call: Call, text: str, is_error: bool = False, details: dict[str, Any] | None = None) -> str:
+        dur = call.duration if call.duration is not None else self.rng.uniform(0.004, 0.06)
+        self.tick(dur * 0.9, dur * 1.1 + 0.002)
+        msg: dict[str, Any] = {
+            "role": "toolResult",
+            "toolCallId": call.id,
+            "toolName": call.name,
+            "content": [{"type": "text", "text": text}],
+        }
+        if details is not None:
+            msg["details"] = details
+        msg["isError"] = is_error
+        msg["timestamp"] = ms(self.t)
+        self.tick(0.001, 0.003)
+        e = self._base("message")
+        e["message"] = msg
+        return self._append(e, tokens(text) + 20)
+
+    def run(self, calls: list[Call]) -> list[str]:
+        """Execute the calls of the last assistant message and append their results, in order."""
+        out = []
+        for c in calls:
+            text, is_error, details = self._execute(c)
+            if is_error and c.name != "bash" and not c.is_error:
+                raise AssertionError(f"{c.name} {c.arguments.get('path')}: {text}")
+            out.append(self.tool_result(c, text, is_error, details))
+        return out
+
+    def step(self, text: str | None = None, *, thinking: str | None = None, tools: list[Call]) -> list[str]:
+        """One agent turn with tool calls: the assistant message, then every tool result."""
+        self.assistant(text, thinking=thinking, tools=tools)
+        return self.run(tools)
+
+    def say(self, text: str, *, thinking: str | None = None) -> str:
+        return self.assistant(text, thinking=thinking, stop="stop")
+
+    def _execute(self, c: Call) -> tuple[str, bool, dict[str, Any] | None]:
+        if c.result is not None:
+            return c.result, c.is_error, None
+        a = c.arguments
+        if c.name == "read":
+            content = self.files.get(a["path"])
+            if content is None:
+                return f"ENOENT: no such file or directory, access '{os.path.join(self.cwd, a['path'])}'", True, None
+            lines = content.split("\n")
+            start = (a.get("offset") or 1) - 1
+            if "limit" in a and start + a["limit"] < len(lines):
+                shown = "\n".join(lines[start : start + a["limit"]])
+                rest = len(lines) - (start + a["limit"])
+                return (
+                    f"{shown}\n\n[{rest} more lines in file. Use offset={start + a['limit'] + 1} to continue.]",
+                    False,
+                    None,
+                )
+            return "\n".join(lines[start:]), False, None
+        if c.name == "write":
+            self.files[a["path"]] = a["content"]
+            return f"Successfully wrote {len(a['content'])} bytes to {a['path']}", False, None
+        if c.name == "edit":
+            path = a["path"]
+            old = self.files[path]
+            new = old
+            for i, ed in enumerate(a["edits"]):
+                if new.count(ed["oldText"]) != 1:
+                    if len(a["edits"]) == 1:
+                        msg = (
+                            f"Could not find the exact text in {path}. The old text must match exactly "
+                            "including all whitespace and newlines."
+                        )
+                    else:
+                        msg = (
+                            f"Could not find edits[{i}] in {path}. The oldText must match exactly "
+                            "including all whitespace and newlines."
+                        )
+                    return msg, True, None
+                new = new.replace(ed["oldText"], ed["newText"])
+            self.files[path] = new
+            diff, first = pi_diff(old, new)
+            return (
+                f"Successfully replaced {len(a['edits'])} block(s) in {path}.",
+                False,
+                {"diff": diff, "firstChangedLine": first},
+            )
+        if c.name == "grep":
+            base = a.get("path", ".").rstrip("/")
+            flags = re.IGNORECASE if a.get("ignoreCase") else 0
+            rx = re.compile(a["pattern"], flags)
+            out = []
+            for path in sorted(self.files):
+                if base not in (".", "") and not (path == base or path.startswith(base + "/")):
+                    continue
+                if "glob" in a and not re.fullmatch(
+                    a["glob"].replace(".", r"\.").replace("*", ".*"), os.path.basename(path)
+                ):
+                    continue
+                shown = (
+                    os.path.basename(path) if path == base else (path if base in (".", "") else path[len(base) + 1 :])
+                )
+                for n, text in enumerate(self.files[path].split("\n"), 1):
+                    if rx.search(text):
+                        out.append(f"{shown}:{n}: {text}")
+            return ("\n".join(out) if out else "No matches found"), False, None
+        if c.name == "bash":
+            text = c.output if c.output else ""
+            if c.exit_code != 0:
+                return (f"{text}\n\n" if text else "") + f"Command exited with code {c.exit_code}", True, None
+            return text or "(no output)", False, None
+        raise ValueError(c.name)
+
+    def bash_execution(
+        self, command: str, output: str, exit_code: int = 0, exclude: bool = False, duration: float = 1.0
+    ) -> str:
+        """A command the user ran with ``!`` (``!!``: excluded from the model's context)."""
+        self.tick(4, 20)
+        self.tick(duration * 0.9, duration * 1.1)
+        msg: dict[str, Any] = {
+            "role": "bashExecution",
+            "command": command,
+            "output": output,
+            "exitCode": exit_code,
+            "cancelled": False,
+            "truncated": False,
+            "timestamp": ms(self.t),
+        }
+        if exclude:
+            msg["excludeFromContext"] = True
+        self.tick(0.001, 0.003)
+        e = self._base("message")
+        e["message"] = msg
+        return self._append(e, 0 if exclude else tokens(output) + 30)
+
+    # ---- tree entries -------------------------------------------------------------------------
+
+    def label(self, target: str, label: str | None) -> str:
+        """Set (or with None/"" clear) a label: the entry is parented at the current leaf."""
+        assert target in self.by_id, target
+        self.tick(3, 15)
+        e = self._base("label")
+        e["targetId"] = target
+        if label is not None:
+            e["label"] = label
+        if label:
+            self.labels[target] = label
+            self.label_times[target] = e["timestamp"]
+        else:
+            self.labels.pop(target, None)
+            self.label_times.pop(target, None)
+        return self._append(e)
+
+    def session_info(self, name: str) -> str:
+        self.tick(3, 12)
+        e = self._base("session_info")
+        e["name"] = name.strip()
+        self.name = name.strip() or None
+        return self._append(e)
+
+    def goto(self, entry_id: str | None) -> None:
+        """Navigate in /tree without a summary: memory only, nothing is written."""
+        assert entry_id is None or entry_id in self.by_id
+        self.tick(5, 20)
+        self.leaf = entry_id
+        self.cached = min(self.cached, self.ctx)
+
+    @staticmethod
+    def file_ops(entries: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+        """pi's computeFileLists: files only read, and files edited or written, sorted."""
+        read_, modified = set(), set()
+        for e in entries:
+            m = e.get("message") or {}
+            if e["type"] != "message" or m.get("role") != "assistant":
+                continue
+            for b in m["content"]:
+                if b["type"] == "toolCall" and "path" in b["arguments"]:
+                    if b["name"] == "read":
+                        read_.add(b["arguments"]["path"])
+                    elif b["name"] in ("edit", "write"):
+                        modified.add(b["arguments"]["path"])
+        return sorted(read_ - modified), sorted(modified)
+
+    def branch_summary(self, from_id: str, body: str) -> str:
+        """Navigate to ``from_id`` and summarise the branch left behind, as pi's /tree does."""
+        assert from_id in self.by_id
+        keep = {e["id"] for e in self.path(from_id)}
+        read_files, modified_files = self.file_ops([e for e in self.path() if e["id"] not in keep])
+        self.tick(8, 25)
+        self.leaf = from_id
+        self.cached = min(self.cached, self.ctx)
+        e = self._base("branch_summary")
+        summary = BRANCH_SUMMARY_PREAMBLE + body + file_ops_text(read_files, modified_files)
+        e["fromId"] = from_id
+        e["summary"] = summary
+        e["details"] = {"readFiles": read_files, "modifiedFiles": modified_files}
+        return self._append(e, tokens(summary) + 30)
+
+    def compaction(
+        self,
+        summary: str,
+        first_kept: str | None,
+        retained_tail: bool = False,
+        with_usage: bool = False,
+    ) -> str:
+        """A compaction. With ``retained_tail`` the kept messages are also stored in the entry
+        (newer format); ``firstKeptEntryId`` is written too, so pi 0.73 keeps the same messages."""
+        tokens_before = self.ctx
+        path = self.path()
+        ids = [p["id"] for p in path]
+        start = max((i for i, p in enumerate(path) if p["type"] == "compaction"), default=-1) + 1
+        read_files, modified_files = self.file_ops(path[start : ids.index(first_kept)])
+        self.tick(15, 40)
+        e = self._base("compaction")
+        e["summary"] = summary + file_ops_text(read_files, modified_files)
+        if first_kept is not None:
+            e["firstKeptEntryId"] = first_kept
+        e["tokensBefore"] = tokens_before
+        e["details"] = {"readFiles": read_files, "modifiedFiles": modified_files}
+        if with_usage:  # the summarisation call itself (newer format)
+            e["usage"] = self._summary_usage(tokens_before + 640, tokens(summary))
+        kept = 0
+        tail = []
+        if first_kept in ids:
+            for p in path[ids.index(first_kept) :]:
+                if p["type"] == "message":
+                    tail.append(p["message"])
+                    kept += tokens(str(p["message"].get("content", p["message"].get("output", ""))))
+        if retained_tail:
+            e["retainedTail"] = tail
+        self.cached = 0
+        self.entries.append(e)
+        self.by_id[e["id"]] = e
+        self.ctx_at[e["id"]] = SYSTEM_PROMPT_TOKENS + tokens(e["summary"]) + kept
+        self.leaf = e["id"]
+        return e["id"]
+
+    def custom(self, custom_type: str, data: Any) -> str:
+        self.tick(0.005, 0.05)
+        e = {"type": "custom", "customType": custom_type, "data": data}
+        e.update({"id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)})
+        return self._append(e)
+
+    def custom_message(self, custom_type: str, content: Any, display: bool, details: Any = None) -> str:
+        self.tick(0.005, 0.05)
+        e: dict[str, Any] = {
+            "type": "custom_message",
+            "customType": custom_type,
+            "content": content,
+            "display": display,
+        }
+        if details is not None:
+            e["details"] = details
+        e.update({"id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)})
+        return self._append(e, tokens(str(content)))
+
+    # ---- reading back -------------------------------------------------------------------------
+
+    def path(self, leaf: str | None = ...) -> list[dict[str, Any]]:
+        cur = self.leaf if leaf is ... else leaf
+        out = []
+        while cur is not None and cur in self.by_id:
+            out.append(self.by_id[cur])
+            cur = self.by_id[cur]["parentId"]
+        return out[::-1]
+
+    def file_name(self) -> str:
+        return re.sub(r"[:.]", "-", self.header["timestamp"]) + "_" + self.header["id"] + ".jsonl"
+
+    def to_bytes(self) -> bytes:
+        return b"".join(line(e) for e in [self.header, *self.entries])
+
+
+def fork(src: Session, leaf: str, *, seed: int, start: str, parent_session: str) -> Session:
+    """What pi's /fork writes: the path root..leaf without label entries, re-linked so that no
+    entry points at a dropped label (pi's newer rule), then the labels of the kept entries as a
+    chain at the end, with their original timestamps. Ids and timestamps are kept."""
+    new = Session(seed=seed, cwd=src.cwd, start=start, files=dict(src.files), parent_session=parent_session)
+    new.provider, new.model_id = src.provider, src.model_id
+    prev: str | None = None
+    for e in src.path(leaf):
+        if e["type"] == "label":
+            continue
+        copy = dict(e)
+        copy["parentId"] = prev
+        new.entries.append(copy)
+        new.by_id[copy["id"]] = copy
+        new.ctx_at[copy["id"]] = src.ctx_at[e["id"]]
+        new.leaf = prev = copy["id"]
+        if e["type"] == "model_change":
+            new.provider, new.model_id = e["provider"], e["modelId"]
+        elif e["type"] == "message" and e["message"]["role"] == "assistant":
+            new.provider, new.model_id = e["message"]["provider"], e["message"]["model"]
+    for target, label in src.labels.items():
+        if target not in new.by_id:
+            continue
+        e = {"type": "label", "id": new.new_id(), "parentId": new.leaf, "timestamp": src.label_times[target]}
+        e["targetId"] = target
+        e["label"] = label
+        new._append(e)
+        new.labels[target] = label
+        new.label_times[target] = e["timestamp"]
+    names = [e["name"] for e in new.entries if e["type"] == "session_info"]
+    new.name = (names[-1] or None) if names else None
+    new.cached = 0
+    return new
