@@ -354,6 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as error:
         print(f"pitui: {error}", file=sys.stderr)
         return 1
+    except OSError as error:  # a folder that cannot be read, a full disk, ...
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"pitui: {where}{error.strerror or error}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
