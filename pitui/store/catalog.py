@@ -1,0 +1,1234 @@
+"""The catalog of sessions: pi's ``/resume`` listing, cached, with a full-text index.
+
+pi builds each row of its session picker (``buildSessionInfo``) by reading the whole file and
+parsing every line. This module computes the same row with the same rules, but keeps it in a
+SQLite cache keyed by path, size and mtime, so that an unchanged file is never read again and a
+file that only grew is read from where the last scan stopped.
+
+Rules reproduced from pi 0.73.1 (``session-manager.js``):
+
+- the content is ``trim()``-ed and split on ``\\n``; blank lines and lines ``JSON.parse`` rejects
+  are skipped; the first parsed value must have ``type: "session"`` or the file is not listed;
+- anything that makes pi's loop throw (a ``null`` line, a message entry without a message, a
+  message whose content is neither a string nor an array, a ``null`` content block, a
+  ``session_info`` name that is not a string) drops the file from the listing, as pi's
+  ``try``/``catch`` does;
+- ``messageCount`` counts every ``message`` entry; the first user message with text is
+  ``firstMessage``; the latest ``session_info`` names the session (an empty name clears it);
+- ``modified`` is the latest user/assistant activity, else the header time, else the file's mtime.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import math
+import os
+import re
+import sqlite3
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from .jsonl import JS_WHITESPACE, MISSING, BadLine, js_trim, parse_line
+from .paths import agent_dir as default_agent_dir
+from .paths import default_session_dir, session_dir_for, sessions_root
+
+__all__ = [
+    "Catalog",
+    "Problem",
+    "ScanState",
+    "SearchHit",
+    "SessionInfo",
+    "cache_dir_default",
+    "iso_ms",
+    "js_date_parse",
+    "js_date_value",
+    "scan_file",
+]
+
+NO_MESSAGES = "(no messages)"
+MAX_TIME = 8.64e15  # the largest time a JavaScript Date can hold, in ms either side of 1970
+
+ProgressFn = Callable[[int, int], Any]
+
+
+# --------------------------------------------------------------------------------------------
+# JavaScript dates
+
+
+_ISO_RE = re.compile(
+    r"([+-]\d{6}|\d{4})(?:-(\d{2})(?:-(\d{2}))?)?"
+    r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?"
+    r"([Zz]|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def js_date_parse(text: str) -> float | None:
+    """``new Date(text).getTime()`` for the date strings found in session files, None if invalid.
+
+    Covers the ISO forms V8 accepts (``toISOString`` output and its shorter variants, any number
+    of fraction digits, ``+HH:MM``/``+HHMM`` offsets, a space instead of ``T``); date-only forms
+    are UTC and date-times without an offset are local time, as in JavaScript. V8's legacy
+    formats (``Jan 2 2025``, ``2025/01/02``) are not recognised and count as invalid.
+    """
+    m = _ISO_RE.fullmatch(text)
+    if m is None:
+        return None
+    year_s, mon_s, day_s, hh_s, mm_s, ss_s, frac_s, zone = m.groups()
+    if year_s == "-000000":
+        return None
+    year = int(year_s)
+    month = int(mon_s) if mon_s else 1
+    day = int(day_s) if day_s else 1
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return None
+    hour = int(hh_s) if hh_s else 0
+    minute = int(mm_s) if mm_s else 0
+    second = int(ss_s) if ss_s else 0
+    ms = int((frac_s or "0")[:3].ljust(3, "0"))
+    if hour == 24:
+        if minute or second or ms:
+            return None
+    elif hour > 23 or minute > 59 or second > 59:
+        return None
+    # MakeDay: days past the end of the month roll over (Feb 30 is Mar 2).
+    days = _days_from_civil(year, month, 1) + day - 1
+    value = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms
+    if zone is None and hh_s is not None:
+        value -= _local_offset_ms(value)
+    elif zone and zone not in "Zz":
+        sign = -1 if zone[0] == "-" else 1
+        digits = zone[1:].replace(":", "")
+        offset = int(digits[:2]) * 60 + (int(digits[2:4]) if len(digits) > 2 else 0)
+        value -= sign * offset * 60_000
+    if abs(value) > MAX_TIME:
+        return None
+    return float(value)
+
+
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    y -= m <= 2
+    era = (y if y >= 0 else y - 399) // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _local_offset_ms(local_ms: int) -> int:
+    """The local UTC offset (ms) that applies to a wall-clock time, as JavaScript picks it."""
+    try:
+        guess = local_ms / 1000
+        lt = time.localtime(guess)
+        offset = lt.tm_gmtoff
+        lt2 = time.localtime(guess - offset)
+        return lt2.tm_gmtoff * 1000
+    except (OverflowError, OSError, ValueError):
+        return 0
+
+
+def js_date_value(value: Any) -> float | None:
+    """``new Date(value).getTime()`` for a JSON value (None when the Date is invalid)."""
+    if value is MISSING:
+        return None
+    if value is None or value is False:
+        return 0.0
+    if value is True:
+        return 1.0
+    if isinstance(value, int | float):
+        return _time_clip(value)
+    if isinstance(value, str):
+        return js_date_parse(value)
+    if isinstance(value, list):
+        return js_date_parse(js_join_value(value))
+    return None  # "[object Object]"
+
+
+def _time_clip(value: float) -> float | None:
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if abs(value) > MAX_TIME:
+        return None
+    return float(math.trunc(value)) + 0.0
+
+
+def iso_ms(ms: float | None) -> str | None:
+    """``Date.prototype.toISOString`` (``2025-01-02T03:04:05.678Z``), None for an invalid date."""
+    if ms is None or math.isnan(ms) or abs(ms) > MAX_TIME:
+        return None
+    whole = int(ms)
+    days, rest = divmod(whole, 86_400_000)
+    year, month, day = _civil_from_days(days)
+    hh, rest = divmod(rest, 3_600_000)
+    mm, rest = divmod(rest, 60_000)
+    ss, msec = divmod(rest, 1000)
+    head = f"{year:04d}" if 0 <= year <= 9999 else f"{'+' if year > 0 else '-'}{abs(year):06d}"
+    return f"{head}-{month:02d}-{day:02d}T{hh:02d}:{mm:02d}:{ss:02d}.{msec:03d}Z"
+
+
+def _civil_from_days(z: int) -> tuple[int, int, int]:
+    z += 719468
+    era = (z if z >= 0 else z - 146096) // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + (3 if mp < 10 else -9)
+    return y + (m <= 2), m, d
+
+
+# --------------------------------------------------------------------------------------------
+# JavaScript string conversion (for ids that are not strings and for Array.prototype.join)
+
+
+def js_number_string(x: float | int) -> str:
+    """``String(x)`` for a number."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        if abs(x) < 2**53:
+            return str(x)
+        x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    r = repr(abs(x))
+    mant, _, exp_s = r.partition("e")
+    exp = int(exp_s) if exp_s else 0
+    int_part, _, frac_part = mant.partition(".")
+    if frac_part == "0":
+        frac_part = ""
+    digits = (int_part + frac_part).lstrip("0")
+    # position of the decimal point relative to the start of `digits`
+    n = len(int_part.lstrip("0")) + exp if int_part.strip("0") else exp - (len(frac_part) - len(digits))
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + ("e+" if e >= 0 else "e-") + str(abs(e))
+    return sign + out
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` / template-literal conversion of a JSON value."""
+    if isinstance(value, str):
+        return value
+    if value is MISSING:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int | float):
+        return js_number_string(value)
+    if isinstance(value, list):
+        return js_join_value(value)
+    return "[object Object]"
+
+
+def js_join_value(items: list[Any], sep: str = ",") -> str:
+    """``items.join(sep)``: null and undefined become empty strings."""
+    return sep.join("" if v is None or v is MISSING else js_string(v) for v in items)
+
+
+# --------------------------------------------------------------------------------------------
+# Session rows
+
+
+@dataclass(slots=True)
+class SessionInfo:
+    """One row of pi's session list (``SessionInfo`` in pi), plus the file's size and mtime."""
+
+    path: str
+    id: Any  # header.id: a string in every file pi writes, kept as found otherwise
+    cwd: str
+    name: str | None
+    parent_session_path: Any  # header.parentSession (a path string) or None
+    created: float | None  # ms since 1970, None when new Date(header.timestamp) is invalid
+    modified: float  # ms since 1970 (NaN only when a message timestamp is out of Date's range)
+    message_count: int
+    first_message: str
+    size: int = 0
+    mtime_ns: int = 0
+    all_messages_text: str | None = None  # filled only on demand (Catalog.load_text)
+
+    @property
+    def mtime(self) -> float:
+        """The file's mtime in seconds."""
+        return self.mtime_ns / 1e9
+
+    @property
+    def id_text(self) -> str:
+        """The id as pi's search sees it (``${id}``)."""
+        return js_string(self.id)
+
+    def to_json(self) -> dict[str, Any]:
+        """pi's field names and values, as the oracle's ``list`` prints them."""
+        out: dict[str, Any] = {"path": self.path}
+        if self.id is not MISSING:
+            out["id"] = self.id
+        out["cwd"] = self.cwd
+        out["name"] = self.name
+        out["parentSessionPath"] = None if self.parent_session_path is MISSING else self.parent_session_path
+        out["created"] = iso_ms(self.created)
+        out["modified"] = iso_ms(self.modified)
+        out["messageCount"] = self.message_count
+        out["firstMessage"] = self.first_message
+        return out
+
+
+@dataclass(slots=True)
+class Problem:
+    """A file the listing skipped, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass(slots=True)
+class SearchHit:
+    """A session that matches a query: its row, pi's score (lower is better) and where it matched.
+
+    ``snippet`` is one line of text around the first match (newlines and control characters
+    replaced by spaces), ``spans`` the ``(start, end)`` offsets in ``snippet`` to highlight.
+    ``field`` says which part of pi's search text matched: ``"message"`` (then ``entry_id`` and
+    ``role`` point to the message), ``"id"``, ``"name"`` or ``"cwd"``.
+    """
+
+    info: SessionInfo
+    score: float
+    snippet: str = ""
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    field: str = ""
+    entry_id: str | None = None
+    role: str | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# Scanning one file
+
+
+_ASCII_WS = b" \t\n\r\x0b\x0c"
+_MB_WS = tuple(sorted({c.encode() for c in JS_WHITESPACE if ord(c) > 127}, key=len, reverse=True))
+
+
+def _lstrip_js(data: bytes) -> bytes:
+    while True:
+        data = data.lstrip(_ASCII_WS)
+        for ws in _MB_WS:
+            if data.startswith(ws):
+                data = data[len(ws) :]
+                break
+        else:
+            return data
+
+
+def _rstrip_js(data: bytes) -> bytes:
+    while True:
+        data = data.rstrip(_ASCII_WS)
+        for ws in _MB_WS:
+            if data.endswith(ws):
+                data = data[: -len(ws)]
+                break
+        else:
+            return data
+
+
+def _is_blank(seg: bytes) -> bool:
+    """``!line.trim()`` for a line's bytes."""
+    s = seg.strip(_ASCII_WS)
+    if not s:
+        return True
+    if s[0] < 0x80:
+        return False
+    return js_trim(s.decode("utf-8", errors="replace")) == ""
+
+
+class ScanState:
+    """The running state of pi's ``buildSessionInfo`` loop over a file's lines.
+
+    ``offset`` is where the next scan starts: the start of the last non-blank line, which is
+    always read again (it may be torn, or end in whitespace that ``trim()`` removes only while it
+    is the last line). Everything before it is final: appending to the file cannot change it.
+    """
+
+    __slots__ = (
+        "count",
+        "created",
+        "cwd",
+        "dead",
+        "first",
+        "header",
+        "header_ts",
+        "id",
+        "last",
+        "name",
+        "offset",
+        "parent",
+        "seen",
+    )
+
+    def __init__(self) -> None:
+        self.offset = 0
+        self.seen = False  # a non-blank line lies before offset (so no leading trim)
+        self.header = 0  # 0: no parsed line yet, 1: header ok
+        self.dead: str | None = None  # why pi would not list the file
+        self.id: Any = MISSING
+        self.cwd = ""
+        self.parent: Any = MISSING
+        self.created: float | None = None
+        self.header_ts: float | None = None
+        self.count = 0
+        self.first = ""
+        self.name: str | None = None
+        self.last: float | None = None
+
+    def copy(self) -> ScanState:
+        other = ScanState.__new__(ScanState)
+        for slot in ScanState.__slots__:
+            setattr(other, slot, getattr(self, slot))
+        return other
+
+    def to_blob(self) -> bytes:
+        d: dict[str, Any] = {slot: getattr(self, slot) for slot in ScanState.__slots__}
+        for key in ("id", "parent"):
+            if d[key] is MISSING:
+                del d[key]
+        return orjson.dumps(d)
+
+    @classmethod
+    def from_blob(cls, blob: bytes) -> ScanState:
+        d = orjson.loads(blob)
+        state = cls()
+        for slot in ScanState.__slots__:
+            if slot in d:
+                setattr(state, slot, d[slot])
+        return state
+
+    def info(self, path: str, size: int, mtime_ns: int) -> SessionInfo | None:
+        """The SessionInfo pi would build from the lines seen so far."""
+        if self.dead or self.header != 1:
+            return None
+        last = self.last
+        if last is not None and last > 0:
+            modified = _time_clip(last)
+            if modified is None:
+                modified = math.nan
+        elif self.header_ts is not None:
+            modified = self.header_ts
+        else:
+            modified = float(mtime_ns // 1_000_000)
+        return SessionInfo(
+            path=path,
+            id=self.id,
+            cwd=self.cwd,
+            name=self.name,
+            parent_session_path=None if self.parent is MISSING else self.parent,
+            created=self.created,
+            modified=modified,
+            message_count=self.count,
+            first_message=self.first or NO_MESSAGES,
+            size=size,
+            mtime_ns=mtime_ns,
+        )
+
+    def reason(self) -> str | None:
+        if self.dead:
+            return self.dead
+        if self.header != 1:
+            return "not a session file: no line parses as JSON"
+        return None
+
+    # -- the loop body of buildSessionInfo, for one line ------------------------------------
+
+    def feed(self, seg: bytes | memoryview, offset: int, rows: list[tuple[int, str | None, int, str]] | None) -> None:
+        """Process one non-blank line (already trimmed where pi's ``trim()`` would trim it)."""
+        try:
+            entry = orjson.loads(seg)
+        except orjson.JSONDecodeError:
+            try:
+                entry = parse_line(bytes(seg))
+            except BadLine:
+                return
+        if self.header != 1:
+            # The first parsed value is the header; buildSessionInfo rejects anything else.
+            if isinstance(entry, dict) and entry.get("type") == "session":
+                self.header = 1
+                self.id = entry.get("id", MISSING)
+                cwd = entry.get("cwd")
+                self.cwd = cwd if isinstance(cwd, str) else ""
+                self.parent = entry.get("parentSession", MISSING)
+                ts = entry.get("timestamp", MISSING)
+                self.created = js_date_value(ts)
+                self.header_ts = js_date_parse(ts) if isinstance(ts, str) else None
+            else:
+                self.dead = "not a session file: the first line is not a session header"
+            return
+        if type(entry) is not dict:
+            if entry is None:
+                self.dead = f"pi cannot list it: a null line at byte {offset}"
+            return
+        kind = entry.get("type")
+        if kind == "message":
+            self.count += 1
+            message = entry.get("message")
+            if type(message) is not dict:
+                if message is None:
+                    self.dead = f"pi cannot list it: a message entry without a message at byte {offset}"
+                return
+            role = message.get("role")
+            if role != "user" and role != "assistant":
+                return
+            content = message.get("content", MISSING)
+            if content is MISSING:
+                return
+            # getLastActivityTime
+            ts = message.get("timestamp")
+            if isinstance(ts, int | float) and not isinstance(ts, bool):
+                self.last = ts if self.last is None or ts > self.last else self.last
+                if self.last < 0:
+                    self.last = 0
+            else:
+                ets = entry.get("timestamp")
+                if isinstance(ets, str):
+                    t = js_date_parse(ets)
+                    if t is not None:
+                        self.last = t if self.last is None or t > self.last else self.last
+                        if self.last < 0:
+                            self.last = 0
+            # extractTextContent
+            if type(content) is str:
+                text = content
+            elif type(content) is list:
+                parts = []
+                for block in content:
+                    if type(block) is dict:
+                        if block.get("type") == "text":
+                            value = block.get("text", MISSING)
+                            if type(value) is str:
+                                parts.append(value)
+                            elif value is None or value is MISSING:
+                                parts.append("")
+                            else:
+                                parts.append(js_string(value))
+                    elif block is None:
+                        self.dead = f"pi cannot list it: a null content block at byte {offset}"
+                        return
+                text = " ".join(parts)
+            else:
+                self.dead = f"pi cannot list it: message content is not text or a list at byte {offset}"
+                return
+            if not text:
+                return
+            if rows is not None:
+                entry_id = entry.get("id")
+                rows.append((offset, entry_id if isinstance(entry_id, str) else None, role == "assistant", text))
+            if not self.first and role == "user":
+                self.first = text
+        elif kind == "session_info":
+            name = entry.get("name")
+            if name is None:
+                self.name = None
+            elif type(name) is str:
+                self.name = js_trim(name) or None
+            else:
+                self.dead = f"pi cannot list it: a session name that is not text at byte {offset}"
+
+
+CHUNK = 32 << 20
+
+
+def _blocks(fd: int, start: int, size: int) -> Iterator[tuple[int, bytes, int]]:
+    """The file from ``start`` on, in blocks that end after a ``\n``: ``(offset, data, end)``
+    where ``data[:end]`` holds whole lines. The last block is the unterminated rest (maybe
+    empty), with ``end == len(data)``."""
+    pos = start
+    carry = b""
+    while True:
+        want = min(CHUNK, max(size - pos - len(carry), 0) + 65536)
+        chunk = os.pread(fd, want, pos + len(carry))
+        if not chunk:
+            break
+        data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            yield pos, data, cut
+            pos += cut
+            carry = data[cut:]
+        else:
+            carry = data
+    yield pos, carry, -1
+
+
+Row = tuple[int, str | None, int, str]  # (byte offset of the line, entry id, 1 if assistant, text)
+
+
+@dataclass(slots=True)
+class ScanResult:
+    """What scanning (part of) a file produced."""
+
+    state: ScanState  # committed: resume from state.offset next time
+    final: ScanState  # including the last line: the listing row
+    rows: list[Row]  # text rows of the lines scanned (from the start offset on)
+    size: int
+    mtime_ns: int
+    ino: int
+    dev: int
+    check: bytes  # digest of the bytes before state.offset, to tell a grown file from a new one
+
+
+def _check_digest(fd: int, offset: int) -> bytes:
+    """A digest of the first and last 4 KiB before ``offset``."""
+    head = os.pread(fd, min(offset, 4096), 0)
+    tail_start = max(4096, offset - 4096)
+    tail = os.pread(fd, offset - tail_start, tail_start) if offset > tail_start else b""
+    return hashlib.blake2b(head + b"|" + tail, digest_size=12).digest()
+
+
+def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True) -> ScanResult:
+    """Scan ``path`` from ``state.offset`` (a fresh state scans the whole file).
+
+    Raises OSError when the file cannot be opened or read.
+    """
+    state = state.copy() if state is not None else ScanState()
+    rows: list[Row] | None = [] if with_rows else None
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        held: bytes | None = None
+        held_at = state.offset
+        rest_at = state.offset
+        feed = state.feed
+        find = bytes.find
+        for base, data, end in _blocks(fd, state.offset, st.st_size):
+            rest_at = base
+            view = memoryview(data)
+            i = 0
+            last_block = end < 0
+            if last_block:
+                end = len(data)
+            while i < end:
+                j = find(data, b"\n", i, end)
+                if j < 0:
+                    j = end
+                if j > i and data[i] != 0x7B and _is_blank(data[i:j]):
+                    i = j + 1
+                    continue
+                if j > i:
+                    if held is not None:
+                        if not state.seen:
+                            held = _lstrip_js(bytes(held))
+                            state.seen = True
+                        if state.dead is None:
+                            feed(held, held_at, rows)
+                    held, held_at = view[i:j], base + i
+                i = j + 1
+        committed = state
+        if held is None:
+            # Nothing but blank lines: resume at the start of the unterminated rest.
+            committed.offset = rest_at
+            final = committed
+        else:
+            committed.offset = held_at
+            final = committed.copy()
+            last = _rstrip_js(bytes(held))
+            if not final.seen:
+                last = _lstrip_js(last)
+                final.seen = True
+            if last and final.dead is None:
+                final.feed(last, held_at, rows)
+        check = _check_digest(fd, committed.offset)
+        return ScanResult(committed, final, rows or [], st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev, check)
+    finally:
+        os.close(fd)
+
+
+def build_session_info(path: str) -> SessionInfo | None:
+    """pi's ``buildSessionInfo`` for one file, without any cache (None when pi would skip it)."""
+    try:
+        result = scan_file(path, with_rows=False)
+    except OSError:
+        return None
+    return result.final.info(path, result.size, result.mtime_ns)
+
+
+def _scan_job(path: str, blob: bytes | None, check: bytes | None) -> tuple[str, Any]:
+    """Scan one file (in this process or a worker): ("ok", (result, resumed)) or ("error", why)."""
+    state = None
+    if blob is not None and check is not None:
+        state = ScanState.from_blob(blob)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            try:
+                same = os.fstat(fd).st_size >= state.offset and _check_digest(fd, state.offset) == check
+            finally:
+                os.close(fd)
+        except OSError as error:
+            return "error", _os_reason(error)
+        if not same:
+            state = None
+    try:
+        return "ok", (scan_file(path, state), state is not None)
+    except OSError as error:
+        return "error", _os_reason(error)
+
+
+def _scan_batch(jobs: list[tuple[str, bytes | None, bytes | None]]) -> list[tuple[str, Any]]:
+    return [_scan_job(*job) for job in jobs]
+
+
+def _os_reason(error: OSError) -> str:
+    if isinstance(error, FileNotFoundError):
+        return "the file vanished while listing"
+    if isinstance(error, PermissionError):
+        return "the file cannot be read: permission denied"
+    if isinstance(error, IsADirectoryError):
+        return "not a file"
+    return f"the file cannot be read: {error.strerror or error}"
+
+
+# --------------------------------------------------------------------------------------------
+# The cache
+
+
+SCHEMA_VERSION = 1
+APP_ID = 0x70697475  # "pitu"
+DB_NAME = "catalog.sqlite3"
+SID_SHIFT = 40  # texts.k = sid << SID_SHIFT | byte offset of the line
+
+_SCHEMA = """
+CREATE TABLE sessions(
+  sid INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  ino INTEGER NOT NULL,
+  dev INTEGER NOT NULL,
+  ok INTEGER NOT NULL,
+  reason TEXT,
+  id BLOB,
+  cwd TEXT NOT NULL,
+  name TEXT,
+  parent BLOB,
+  created REAL,
+  modified REAL,
+  count INTEGER NOT NULL,
+  first TEXT NOT NULL,
+  state BLOB NOT NULL,
+  chk BLOB NOT NULL,
+  indexed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE texts(k INTEGER PRIMARY KEY, eid TEXT, role INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE VIRTUAL TABLE texts_fts USING fts5(
+  text, content='', detail=none, tokenize='trigram case_sensitive 1'
+);
+"""
+
+_ROW_COLS = "sid, path, size, mtime_ns, ino, dev, ok, reason, id, cwd, name, parent, created, modified, count, first"
+
+
+def cache_dir_default() -> str:
+    """``$XDG_CACHE_HOME/pitui``, else ``~/.cache/pitui``."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pitui")
+
+
+def _json_or_null(value: Any) -> bytes | None:
+    return None if value is MISSING else orjson.dumps(value)
+
+
+def _from_json(blob: bytes | None) -> Any:
+    return MISSING if blob is None else orjson.loads(blob)
+
+
+def _info_from_row(row: tuple[Any, ...]) -> SessionInfo:
+    (_, path, size, mtime_ns, _, _, _, _, id_blob, cwd, name, parent, created, modified, count, first) = row
+    parent_value = _from_json(parent)
+    return SessionInfo(
+        path=path,
+        id=_from_json(id_blob),
+        cwd=cwd,
+        name=name,
+        parent_session_path=None if parent_value is MISSING else parent_value,
+        created=created,
+        modified=math.nan if modified is None else modified,
+        message_count=count,
+        first_message=first,
+        size=size,
+        mtime_ns=mtime_ns,
+    )
+
+
+def fts_lower(text: str) -> str:
+    """The form of message text the trigram index holds (``toLowerCase``)."""
+    return text.lower()
+
+
+class Catalog:
+    """pi's session listing (``list``, ``listAll``) and ``/resume`` search, over a SQLite cache.
+
+    The cache lives in ``cache_dir`` (default ``$XDG_CACHE_HOME/pitui``). Nothing is ever written
+    anywhere else: not the session folders (pi creates the default one on ``list``; this does
+    not), not the files. A missing, old or corrupt cache is rebuilt; a cache that cannot be
+    written at all is replaced by one in memory.
+
+    ``problems`` lists the files the last listing skipped (vanished, unreadable, not a session).
+    ``workers``: processes used to scan many uncached files (None: decide from the work).
+    """
+
+    def __init__(
+        self, agent_dir: str | None = None, cache_dir: str | None = None, workers: int | None = None
+    ) -> None:
+        self.agent_dir = agent_dir or default_agent_dir()
+        self.cache_dir = cache_dir or cache_dir_default()
+        self.workers = workers
+        self.problems: list[Problem] = []
+        self.stats = {"hits": 0, "resumed": 0, "scanned": 0}
+        self._db: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+
+    # -- database ---------------------------------------------------------------------------
+
+    @property
+    def db_path(self) -> str:
+        return os.path.join(self.cache_dir, DB_NAME)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.close()
+                self._db = None
+
+    def __enter__(self) -> Catalog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = self._open()
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            os.makedirs(self.cache_dir, exist_ok=True)
+            try:
+                return self._open_file()
+            except sqlite3.DatabaseError:
+                self._remove_db_files()
+                return self._open_file()
+        except (OSError, sqlite3.Error):
+            return self._init(sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False))
+
+    def _open_file(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.db_path, timeout=10, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            app = conn.execute("PRAGMA application_id").fetchone()[0]
+            conn.create_function("lower_js", 1, fts_lower, deterministic=True)
+            if version == SCHEMA_VERSION and app == APP_ID:
+                conn.execute("SELECT sid, path, state, chk, indexed FROM sessions LIMIT 1").fetchall()
+                conn.execute("SELECT k, eid, role, text FROM texts LIMIT 1").fetchall()
+                conn.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH '\"abc\"' LIMIT 1").fetchall()
+                return conn
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise sqlite3.DatabaseError("stale cache schema")
+            return self._init(conn)
+        except sqlite3.Error:
+            conn.close()
+            raise
+
+    def _init(self, conn: sqlite3.Connection) -> sqlite3.Connection:
+        conn.create_function("lower_js", 1, fts_lower, deterministic=True)
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("BEGIN")
+        for stmt in _SCHEMA.split(";"):
+            if stmt.strip():
+                conn.execute(stmt)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute(f"PRAGMA application_id={APP_ID}")
+        conn.execute("COMMIT")
+        return conn
+
+    def _remove_db_files(self) -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
+                os.remove(self.db_path + suffix)
+
+    def _reset(self) -> None:
+        """Throw the cache away (it turned out corrupt) and start a new one."""
+        self.close()
+        with contextlib.suppress(OSError):
+            self._remove_db_files()
+        self._db = None
+
+    def _retrying(self, fn: Callable[[], Any]) -> Any:
+        with self._lock:
+            try:
+                return fn()
+            except sqlite3.DatabaseError:
+                self._reset()
+                return fn()
+
+    # -- listing ----------------------------------------------------------------------------
+
+    def list(
+        self, cwd: str, session_dir: str | None = None, on_progress: ProgressFn | None = None
+    ) -> list[SessionInfo]:
+        """pi's ``SessionManager.list``: the sessions of the folder pi uses for ``cwd``.
+
+        A custom folder (``session_dir``, ``$PI_CODING_AGENT_SESSION_DIR``) holds sessions of any
+        project, so, as newer pi does, only those whose header ``cwd`` resolves to ``cwd`` are
+        kept. The folder is never created.
+        """
+        folder, custom = session_dir_for(cwd, session_dir)
+        default = default_session_dir(cwd, self.agent_dir)
+        if not custom:
+            folder = default
+        infos = self.list_dir(folder, on_progress)
+        if custom and os.path.normpath(os.path.abspath(folder)) != os.path.normpath(default):
+            target = _resolve(cwd)
+            infos = [info for info in infos if info.cwd and _resolve(info.cwd) == target]
+        return infos
+
+    def list_dir(self, folder: str, on_progress: ProgressFn | None = None) -> list[SessionInfo]:
+        """Every session in one folder (pi 0.73.1's ``list(cwd, dir)``), ``modified`` first."""
+        self.problems = []
+        return self._list_paths(self._folder_files(folder), on_progress)
+
+    def list_all(self, on_progress: ProgressFn | None = None) -> list[SessionInfo]:
+        """pi's ``SessionManager.listAll``: the sessions in every folder directly under
+        ``<agent>/sessions`` (not files directly in it, not custom folders)."""
+        self.problems = []
+        root = sessions_root(self.agent_dir)
+        try:
+            with os.scandir(root) as it:
+                dirs = sorted(e.path for e in it if e.is_dir(follow_symlinks=False))
+        except OSError:
+            return []
+        files: list[str] = []
+        for folder in dirs:
+            files.extend(self._folder_files(folder))
+        return self._list_paths(files, on_progress)
+
+    def _folder_files(self, folder: str) -> list[str]:
+        try:
+            names = sorted(name for name in os.listdir(folder) if name.endswith(".jsonl"))
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            self.problems.append(Problem(folder, _os_reason(error).replace("file", "folder")))
+            return []
+        return [os.path.join(folder, name) for name in names]
+
+    def _list_paths(self, paths: Sequence[str], on_progress: ProgressFn | None) -> list[SessionInfo]:
+        return self._retrying(lambda: self._list_paths_once(paths, on_progress))
+
+    def _list_paths_once(self, paths: Sequence[str], on_progress: ProgressFn | None) -> list[SessionInfo]:
+        conn = self._conn()
+        total = len(paths)
+        loaded = 0
+        cached = self._rows_for(conn, paths)
+        results: dict[str, SessionInfo | None] = {}
+        problems: dict[str, str] = {}
+        jobs: list[tuple[str, bytes | None, bytes | None]] = []
+        job_bytes = 0
+        old_sids: dict[str, tuple[int, int, int]] = {}  # path -> (sid, keep texts below, indexed)
+        for path in paths:
+            try:
+                st = os.stat(path)
+            except OSError as error:
+                problems[path] = _os_reason(error)
+                loaded += 1
+                if on_progress:
+                    on_progress(loaded, total)
+                continue
+            if not _is_regular(st.st_mode):
+                problems[path] = "not a file"
+                loaded += 1
+                if on_progress:
+                    on_progress(loaded, total)
+                continue
+            row = cached.get(path)
+            if row is not None and row[2] == st.st_size and row[3] == st.st_mtime_ns and row[4] == st.st_ino:
+                self.stats["hits"] += 1
+                if row[6]:
+                    results[path] = _info_from_row(row[:16])
+                else:
+                    problems[path] = row[7] or "not a session file"
+                loaded += 1
+                if on_progress:
+                    on_progress(loaded, total)
+                continue
+            if (
+                row is not None
+                and st.st_size > row[2]
+                and row[4] == st.st_ino
+                and row[5] == st.st_dev
+            ):
+                blob, chk = row[16], row[17]
+                state = ScanState.from_blob(blob)
+                jobs.append((path, blob, chk))
+                job_bytes += st.st_size - state.offset
+                old_sids[path] = (row[0], state.offset, row[18])
+            else:
+                jobs.append((path, None, None))
+                job_bytes += st.st_size
+                if row is not None:
+                    old_sids[path] = (row[0], 0, row[18])
+
+        done: list[tuple[str, tuple[str, Any]]] = []
+        for path, outcome in self._run_jobs(jobs, job_bytes):
+            loaded += 1
+            if on_progress:
+                on_progress(loaded, total)
+            done.append((path, outcome))
+            if len(done) >= 256:
+                self._store(conn, done, old_sids, results, problems)
+                done = []
+        if done:
+            self._store(conn, done, old_sids, results, problems)
+
+        infos = [info for path in paths if (info := results.get(path)) is not None]
+        self.problems.extend(Problem(path, why) for path, why in problems.items())
+        infos.sort(key=_modified_key)
+        return infos
+
+    def _run_jobs(
+        self, jobs: list[tuple[str, bytes | None, bytes | None]], job_bytes: int
+    ) -> Iterator[tuple[str, tuple[str, Any]]]:
+        workers = self.workers
+        if workers is None:
+            workers = min(os.cpu_count() or 1, 4) if job_bytes > 96 << 20 and len(jobs) >= 16 else 0
+        if workers <= 1:
+            for job in jobs:
+                self.stats["resumed" if job[1] is not None else "scanned"] += 1
+                yield job[0], _scan_job(*job)
+            return
+        try:
+            import multiprocessing
+            from concurrent.futures import as_completed
+
+            # fork is immediate but only safe while this process runs a single thread (the
+            # command line); with threads around (the app), start clean interpreters instead.
+            method = "fork" if threading.active_count() == 1 and os.name == "posix" else "forkserver"
+            if method not in multiprocessing.get_all_start_methods():
+                method = "spawn"
+            ctx = multiprocessing.get_context(method)
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+                futures = {pool.submit(_scan_batch, batch): batch for batch in _batches(jobs, workers)}
+                for future in as_completed(futures):
+                    batch = futures[future]
+                    for job, outcome in zip(batch, future.result(), strict=True):
+                        self.stats["resumed" if job[1] is not None else "scanned"] += 1
+                        yield job[0], outcome
+        except (OSError, RuntimeError, ImportError, BrokenProcessPool):  # pragma: no cover
+            self.workers = 0
+            yield from self._run_jobs(jobs, 0)
+
+    def _rows_for(self, conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+        rows: dict[str, tuple[Any, ...]] = {}
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in conn.execute(
+                f"SELECT {_ROW_COLS}, state, chk, indexed FROM sessions WHERE path IN ({marks})", chunk
+            ):
+                rows[row[1]] = row
+        return rows
+
+    def _store(
+        self,
+        conn: sqlite3.Connection,
+        done: list[tuple[str, tuple[str, Any]]],
+        old_sids: dict[str, tuple[int, int, int]],
+        results: dict[str, SessionInfo | None],
+        problems: dict[str, str],
+    ) -> None:
+        """Write one batch of scan results in one transaction."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for path, (kind, value) in done:
+                if kind != "ok":
+                    problems[path] = value
+                    if path in old_sids:
+                        self._drop_session(conn, old_sids[path][0], old_sids[path][2])
+                    continue
+                result, resumed = value
+                info = result.final.info(path, result.size, result.mtime_ns)
+                results[path] = info
+                if info is None:
+                    problems[path] = result.final.reason() or "not a session file"
+                old = old_sids.get(path)
+                sid = old[0] if old else None
+                indexed = bool(old and old[2])
+                if sid is not None:
+                    keep_below = old[1] if resumed else 0
+                    self._drop_texts(conn, sid, keep_below, indexed)
+                final = result.final
+                values = (
+                    path, result.size, result.mtime_ns, result.ino, result.dev,
+                    1 if info is not None else 0,
+                    None if info is not None else problems.get(path),
+                    _json_or_null(final.id) if final.header == 1 else None,
+                    final.cwd, final.name,
+                    _json_or_null(final.parent) if final.header == 1 else None,
+                    info.created if info else None,
+                    None if info is None or math.isnan(info.modified) else info.modified,
+                    final.count, final.first or NO_MESSAGES,
+                    result.state.to_blob(), result.check,
+                )
+                if sid is None:
+                    sid = conn.execute(
+                        "INSERT INTO sessions(path, size, mtime_ns, ino, dev, ok, reason, id, cwd, name, parent,"
+                        " created, modified, count, first, state, chk) VALUES"
+                        " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        values,
+                    ).lastrowid
+                else:
+                    conn.execute(
+                        "UPDATE sessions SET path=?, size=?, mtime_ns=?, ino=?, dev=?, ok=?, reason=?, id=?,"
+                        " cwd=?, name=?, parent=?, created=?, modified=?, count=?, first=?, state=?, chk=?"
+                        " WHERE sid=?",
+                        (*values, sid),
+                    )
+                base = sid << SID_SHIFT
+                if result.rows:
+                    rows = [(base | off, eid, role, text) for off, eid, role, text in result.rows]
+                    conn.executemany("INSERT INTO texts(k, eid, role, text) VALUES (?,?,?,?)", rows)
+                    if indexed:
+                        # Keep an indexed session's index whole; new sessions wait for build_index.
+                        conn.executemany(
+                            "INSERT INTO texts_fts(rowid, text) VALUES (?,?)",
+                            [(k, fts_lower(text)) for k, _, _, text in rows],
+                        )
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+    def _drop_texts(self, conn: sqlite3.Connection, sid: int, keep_below: int, indexed: bool) -> None:
+        lo = (sid << SID_SHIFT) | keep_below
+        hi = (sid + 1) << SID_SHIFT
+        if indexed:
+            old = conn.execute("SELECT k, text FROM texts WHERE k >= ? AND k < ?", (lo, hi)).fetchall()
+            conn.executemany(
+                "INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', ?, ?)",
+                [(k, fts_lower(text)) for k, text in old],
+            )
+        conn.execute("DELETE FROM texts WHERE k >= ? AND k < ?", (lo, hi))
+
+    def _drop_session(self, conn: sqlite3.Connection, sid: int, indexed: bool) -> None:
+        self._drop_texts(conn, sid, 0, indexed)
+        conn.execute("DELETE FROM sessions WHERE sid = ?", (sid,))
+
+    # -- full-text index --------------------------------------------------------------------
+
+    def pending_index(self) -> int:
+        """How many cached sessions are not in the full-text index yet."""
+        return self._retrying(
+            lambda: self._conn().execute("SELECT count(*) FROM sessions WHERE indexed = 0").fetchone()[0]
+        )
+
+    def build_index(self, budget_s: float | None = None, batch: int = 64) -> bool:
+        """Add the sessions listed so far to the full-text index, a batch per transaction.
+
+        Listing leaves this out to stay fast; searching is exact without it (sessions not yet in
+        the index are searched by reading their text). Run it in a background thread after a
+        listing; ``budget_s`` stops after that many seconds. True when nothing is left to do.
+        """
+        deadline = None if budget_s is None else time.monotonic() + budget_s
+
+        def work() -> bool:
+            conn = self._conn()
+            while True:
+                sids = [
+                    r[0]
+                    for r in conn.execute("SELECT sid FROM sessions WHERE indexed = 0 LIMIT ?", (batch,))
+                ]
+                if not sids:
+                    return True
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for sid in sids:
+                        conn.execute(
+                            "INSERT INTO texts_fts(rowid, text) SELECT k, lower_js(text) FROM texts"
+                            " WHERE k >= ? AND k < ?",
+                            (sid << SID_SHIFT, (sid + 1) << SID_SHIFT),
+                        )
+                    marks = ",".join("?" * len(sids))
+                    conn.execute(f"UPDATE sessions SET indexed = 1 WHERE sid IN ({marks})", sids)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                    raise
+                if deadline is not None and time.monotonic() > deadline:
+                    return False
+
+        return self._retrying(work)
+
+
+def _batches(jobs: list[Any], workers: int) -> list[list[Any]]:
+    """Jobs in batches of about 8 MiB of reading, biggest files first, so that the workers
+    finish together."""
+    sizes = {}
+    for job in jobs:
+        try:
+            sizes[job[0]] = os.stat(job[0]).st_size
+        except OSError:
+            sizes[job[0]] = 0
+    batches: list[list[Any]] = []
+    current: list[Any] = []
+    current_size = 0
+    for job in sorted(jobs, key=lambda job: -sizes[job[0]]):
+        current.append(job)
+        current_size += sizes[job[0]]
+        if current_size >= 8 << 20 or len(current) >= 64:
+            batches.append(current)
+            current, current_size = [], 0
+    if current:
+        batches.append(current)
+    return batches
+
+
+def _is_regular(mode: int) -> bool:
+    return stat.S_ISREG(mode)
+
+
+def _resolve(path: str) -> str:
+    return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
+
+
+def _modified_key(info: SessionInfo) -> float:
+    m = info.modified
+    return math.inf if math.isnan(m) else -m
