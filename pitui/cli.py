@@ -34,9 +34,7 @@ def _json_out(value: Any) -> None:
 
 
 def _pretty_json_out(value: Any) -> None:
-    import orjson
-
-    sys.stdout.buffer.write(orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n")
+    sys.stdout.buffer.write(dumps(value, indent=True) + b"\n")
 
 
 # ---------------------------------------------------------------------- sessions by name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -148,9 +149,23 @@ def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Ite
         start = end + 1
 
 
-def dumps(value: Any) -> bytes:
-    """``JSON.stringify(value)``: compact, non-ASCII kept, keys that are MISSING left out."""
-    return orjson.dumps(_drop_missing(value))
+def dumps(value: Any, *, indent: bool = False) -> bytes:
+    """``JSON.stringify(value)``: compact, non-ASCII kept, keys that are MISSING left out.
+
+    A lone surrogate (which JSON.parse accepts from ``\\ud800``) is written back as that escape,
+    as JSON.stringify writes it; orjson refuses such strings, so they take a slower path.
+    """
+    value = _drop_missing(value)
+    option = orjson.OPT_INDENT_2 if indent else 0
+    try:
+        return orjson.dumps(value, option=option)
+    except TypeError:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":") if not indent else None,
+                          indent=2 if indent else None, allow_nan=False)
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode()
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _drop_missing(value: Any) -> Any:

@@ -261,8 +261,12 @@ class Session:
                 keep = keep_bodies or needs_migration or source is None
                 continue
             if not isinstance(value, dict):
-                session.problems.append(Problem(where, number, "not a JSON object: ignored"))
-                continue
+                if value is None:  # pi itself fails on such a file (null.type)
+                    session.problems.append(Problem(where, number, "a null line: ignored"))
+                    continue
+                # pi keeps any other JSON value as an entry with no type, id or parent.
+                session.problems.append(Problem(where, number, "not a JSON object: an entry without id"))
+                value = {}
             kind = value.get("type")
             if kind == "session":
                 session.problems.append(Problem(where, number, "a second session header: ignored"))
