@@ -29,7 +29,7 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -1151,6 +1151,211 @@ class Catalog:
         self._drop_texts(conn, sid, 0, indexed)
         conn.execute("DELETE FROM sessions WHERE sid = ?", (sid,))
 
+    # -- text and search ---------------------------------------------------------------------
+
+    def _sids(self, conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in range(0, len(paths), 500):
+            chunk = list(paths[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            for sid, path in conn.execute(
+                f"SELECT sid, path FROM sessions WHERE ok = 1 AND path IN ({marks})", chunk
+            ):
+                out[path] = sid
+        return out
+
+    def _rows_of(self, conn: sqlite3.Connection, sid: int) -> list[tuple[int, str | None, int, str]]:
+        return conn.execute(
+            "SELECT k, eid, role, text FROM texts WHERE k >= ? AND k < ? ORDER BY k",
+            (sid << SID_SHIFT, (sid + 1) << SID_SHIFT),
+        ).fetchall()
+
+    def messages(self, info: SessionInfo | str) -> list[tuple[str | None, str, str]]:
+        """The texts pi searches in, one per user/assistant message with text, in file order:
+        ``(entry id, role, text)``. Empty for a file that was never listed."""
+        path = info if isinstance(info, str) else info.path
+
+        def work() -> list[tuple[str | None, str, str]]:
+            conn = self._conn()
+            sid = self._sids(conn, [path]).get(path)
+            if sid is None:
+                return []
+            return [(eid, "assistant" if role else "user", text) for _, eid, role, text in self._rows_of(conn, sid)]
+
+        return self._retrying(work)
+
+    def load_text(self, info: SessionInfo) -> str:
+        """pi's ``allMessagesText`` of a listed session (also stored on ``info``)."""
+        text = " ".join(text for _, _, text in self.messages(info))
+        info.all_messages_text = text
+        return text
+
+    def search(
+        self,
+        query: str,
+        scope: Iterable[SessionInfo | str] | None = None,
+        mode: str = "relevance",
+        name_filter: str = "all",
+        snippets: bool = True,
+    ) -> list[SearchHit]:
+        """pi's ``/resume`` search over ``scope`` (listed sessions, or paths; None: ``list_all``).
+
+        Matches, scores and order are pi's (``filterAndSortSessions``): ``mode`` is
+        ``"threaded"``/``"relevance"`` (by score) or ``"recent"`` (the scope's order). An empty
+        query returns the scope as it is. Raises :class:`~pitui.store.search.QueryError` for a
+        bad ``re:`` pattern.
+        """
+        from .search import has_session_name, order_matches, parse_search_query
+
+        parsed = parse_search_query(query)
+        if scope is None:
+            infos = self.list_all()
+        else:
+            items = list(scope)
+            want = [item for item in items if isinstance(item, str)]
+            found = {info.path: info for info in self._list_paths(want, None)} if want else {}
+            infos = [found.get(item) if isinstance(item, str) else item for item in items]
+            infos = [info for info in infos if info is not None]
+        if name_filter == "named":
+            infos = [info for info in infos if has_session_name(info)]
+        if parsed.empty:
+            return [SearchHit(info, 0) for info in infos]
+        matched = self._retrying(lambda: self._match(infos, parsed))
+        ordered = order_matches(((info, score) for info, score, _ in matched), mode)  # type: ignore[arg-type]
+        by_path = {info.path: (score, sid) for info, score, sid in matched}
+        hits = []
+        for info in ordered:
+            score, sid = by_path[info.path]
+            hit = SearchHit(info, score)
+            if snippets and sid is not None:
+                self._retrying(lambda hit=hit, sid=sid: self._snippet(hit, sid, parsed))
+            hits.append(hit)
+        return hits
+
+    def _match(self, infos: list[SessionInfo], parsed: Any) -> list[tuple[SessionInfo, float, int | None]]:
+        from .search import match_text, phrase_chunks, session_search_text
+
+        conn = self._conn()
+        sids = self._sids(conn, [info.path for info in infos])
+        missing = [info.path for info in infos if info.path not in sids]
+        if missing:
+            self._list_paths(missing, None)
+            sids.update(self._sids(conn, missing))
+        candidates = {info.path for info in infos}
+        chunks = phrase_chunks(parsed)
+        if chunks:
+            candidates = self._prefilter(conn, chunks, infos, sids)
+        wanted = {sids[info.path] for info in infos if info.path in candidates and info.path in sids}
+        texts = self._texts(conn, wanted)
+        out = []
+        for info in infos:
+            if info.path not in candidates:
+                continue
+            sid = sids.get(info.path)
+            text = texts.get(sid, "") if sid is not None else ""
+            result = match_text(session_search_text(info, text), parsed)
+            if result.matches:
+                out.append((info, result.score, sid))
+        return out
+
+    def _texts(self, conn: sqlite3.Connection, sids: set[int]) -> dict[int, str]:
+        """``allMessagesText`` of every session in ``sids``, read from the cache."""
+        parts: dict[int, list[str]] = {}
+        if len(sids) > 64:
+            for k, text in conn.execute("SELECT k, text FROM texts ORDER BY k"):
+                sid = k >> SID_SHIFT
+                if sid in sids:
+                    parts.setdefault(sid, []).append(text)
+        else:
+            for sid in sids:
+                parts[sid] = [
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT text FROM texts WHERE k >= ? AND k < ? ORDER BY k",
+                        (sid << SID_SHIFT, (sid + 1) << SID_SHIFT),
+                    )
+                ]
+        return {sid: " ".join(p) for sid, p in parts.items()}
+
+    def _prefilter(
+        self, conn: sqlite3.Connection, chunks: list[str], infos: list[SessionInfo], sids: dict[str, int]
+    ) -> set[str]:
+        """The sessions that can contain every chunk: those whose indexed messages, id, name or
+        cwd hold it, and every session the index does not cover yet."""
+        unindexed = {r[0] for r in conn.execute("SELECT sid FROM sessions WHERE indexed = 0")}
+        candidates = {info.path for info in infos}
+        for chunk in chunks:
+            grams = [chunk[i : i + 3] for i in range(len(chunk) - 2)]
+            if len(grams) > 12:
+                step = len(grams) / 12
+                grams = [grams[int(i * step)] for i in range(12)] + [grams[-1]]
+            fts_query = " AND ".join('"' + g.replace('"', '""') + '"' for g in dict.fromkeys(grams))
+            hit_sids = {
+                rowid >> SID_SHIFT
+                for (rowid,) in conn.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", (fts_query,))
+            }
+            keep = set()
+            for info in infos:
+                if info.path not in candidates:
+                    continue
+                sid = sids.get(info.path)
+                if sid is None or sid in hit_sids or sid in unindexed:
+                    keep.add(info.path)
+                    continue
+                head = f"{info.id_text} {info.name or ''} {info.cwd}"
+                if chunk in fts_lower(head):
+                    keep.add(info.path)
+            candidates = keep
+        return candidates
+
+    def _snippet(self, hit: SearchHit, sid: int, parsed: Any) -> None:
+        from .search import match_spans
+
+        info = hit.info
+        rows = self._rows_of(self._conn(), sid)
+        id_text = info.id_text
+        name = info.name or ""
+        segments: list[tuple[int, int, str, str | None, str | None]] = []
+        pos = 0
+        segments.append((pos, pos + len(id_text), "id", None, None))
+        pos += len(id_text) + 1
+        segments.append((pos, pos + len(name), "name", None, None))
+        pos += len(name) + 1
+        texts = []
+        for i, (_, eid, role, text) in enumerate(rows):
+            if i:
+                pos += 1
+            segments.append((pos, pos + len(text), "message", eid, "assistant" if role else "user"))
+            texts.append(text)
+            pos += len(text)
+        pos += 1
+        segments.append((pos, pos + len(info.cwd), "cwd", None, None))
+        search_text = f"{id_text} {name} {' '.join(texts)} {info.cwd}"
+        spans = match_spans(search_text, parsed)
+        if not spans:
+            return
+        anchor = spans[0][0]
+        seg = next((s for s in segments if s[0] <= anchor < s[1]), None)
+        if seg is None:
+            seg = next((s for s in segments if s[0] <= anchor <= s[1]), segments[0])
+        seg_start, seg_end, kind, eid, role = seg
+        start = max(seg_start, anchor - 30)
+        end = min(seg_end, max(start + 120, spans[0][1]))
+        snippet = _clean(search_text[start:end])
+        shift = 0
+        if start > seg_start:
+            snippet = "…" + snippet
+            shift = 1
+        if end < seg_end:
+            snippet += "…"
+        hit.snippet = snippet
+        hit.spans = [
+            (max(a, start) - start + shift, min(b, end) - start + shift) for a, b in spans if a < end and b > start
+        ]
+        hit.field = kind
+        hit.entry_id = eid
+        hit.role = role
+
     # -- full-text index --------------------------------------------------------------------
 
     def pending_index(self) -> int:
@@ -1219,6 +1424,14 @@ def _batches(jobs: list[Any], workers: int) -> list[list[Any]]:
     if current:
         batches.append(current)
     return batches
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _clean(text: str) -> str:
+    """One line of plain text: line breaks, tabs and control characters become spaces."""
+    return _CONTROL.sub(" ", text)
 
 
 def _is_regular(mode: int) -> bool:

@@ -17,7 +17,7 @@ PLACEHOLDER = b"/DEMO_AGENT_DIR"
 @dataclass(frozen=True, slots=True)
 class DemoInstall:
     agent_dir: str
-    cwd: str  # the project most demo sessions belong to: "this folder" for the demo
+    cwd: str  # the project with the most demo history: "this folder" for the demo
 
 
 def install_demo(parent: str | None = None) -> DemoInstall:
@@ -42,6 +42,6 @@ def install_demo(parent: str | None = None) -> DemoInstall:
                 handle.write(data)
             header = parse_line(data.split(b"\n", 1)[0])
             if isinstance(header, dict) and isinstance(header.get("cwd"), str):
-                cwds[header["cwd"]] += 1
+                cwds[header["cwd"]] += len(data)
     cwd = cwds.most_common(1)[0][0] if cwds else os.getcwd()
     return DemoInstall(agent, cwd)
