@@ -8,10 +8,11 @@ from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 
+from ..demo import AGENT_DIR_PLACEHOLDER
 from .jsonl import parse_line
 
 # Demo files name their parents under this prefix; the copy puts the real folder in its place.
-PLACEHOLDER = b"/DEMO_AGENT_DIR"
+PLACEHOLDER = AGENT_DIR_PLACEHOLDER.encode()
 
 
 @dataclass(frozen=True, slots=True)
