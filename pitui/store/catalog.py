@@ -808,6 +808,9 @@ class Catalog:
         self.stats = {"hits": 0, "resumed": 0, "scanned": 0}
         self._db: sqlite3.Connection | None = None
         self._lock = threading.RLock()
+        self.text_cache_chars = 256 << 20
+        self._lower_cache: dict[int, tuple[int, int, str]] = {}
+        self._lower_cache_chars = 0
 
     # -- database ---------------------------------------------------------------------------
 
@@ -886,6 +889,8 @@ class Catalog:
     def _reset(self) -> None:
         """Throw the cache away (it turned out corrupt) and start a new one."""
         self.close()
+        self._lower_cache.clear()
+        self._lower_cache_chars = 0
         with contextlib.suppress(OSError):
             self._remove_db_files()
         self._db = None
@@ -1196,14 +1201,15 @@ class Catalog:
         scope: Iterable[SessionInfo | str] | None = None,
         mode: str = "relevance",
         name_filter: str = "all",
-        snippets: bool = True,
+        snippets: int | None = 50,
     ) -> list[SearchHit]:
         """pi's ``/resume`` search over ``scope`` (listed sessions, or paths; None: ``list_all``).
 
         Matches, scores and order are pi's (``filterAndSortSessions``): ``mode`` is
         ``"threaded"``/``"relevance"`` (by score) or ``"recent"`` (the scope's order). An empty
         query returns the scope as it is. Raises :class:`~pitui.store.search.QueryError` for a
-        bad ``re:`` pattern.
+        bad ``re:`` pattern. The first ``snippets`` hits (all when None) get their snippet; fill
+        in others with :meth:`snippet`.
         """
         from .search import has_session_name, order_matches, parse_search_query
 
@@ -1224,16 +1230,30 @@ class Catalog:
         ordered = order_matches(((info, score) for info, score, _ in matched), mode)  # type: ignore[arg-type]
         by_path = {info.path: (score, sid) for info, score, sid in matched}
         hits = []
-        for info in ordered:
+        for n, info in enumerate(ordered):
             score, sid = by_path[info.path]
             hit = SearchHit(info, score)
-            if snippets and sid is not None:
+            if sid is not None and (snippets is None or n < snippets):
                 self._retrying(lambda hit=hit, sid=sid: self._snippet(hit, sid, parsed))
             hits.append(hit)
         return hits
 
+    def snippet(self, hit: SearchHit, query: str) -> SearchHit:
+        """Fill in ``hit``'s snippet for ``query`` (for hits past the ``snippets`` limit)."""
+        from .search import parse_search_query
+
+        parsed = parse_search_query(query)
+
+        def work() -> None:
+            sid = self._sids(self._conn(), [hit.info.path]).get(hit.info.path)
+            if sid is not None:
+                self._snippet(hit, sid, parsed)
+
+        self._retrying(work)
+        return hit
+
     def _match(self, infos: list[SessionInfo], parsed: Any) -> list[tuple[SessionInfo, float, int | None]]:
-        from .search import match_text, phrase_chunks, session_search_text
+        from .search import lowered_utf16, match_text, phrase_chunks
 
         conn = self._conn()
         sids = self._sids(conn, [info.path for info in infos])
@@ -1245,27 +1265,68 @@ class Catalog:
         chunks = phrase_chunks(parsed)
         if chunks:
             candidates = self._prefilter(conn, chunks, infos, sids)
-        wanted = {sids[info.path] for info in infos if info.path in candidates and info.path in sids}
-        texts = self._texts(conn, wanted)
+        wanted = {sids[info.path]: info for info in infos if info.path in candidates and info.path in sids}
+        regex = parsed.mode == "regex"
+        texts: dict[int, str] = {}
+        lowered: dict[int, str] = {}
+        if regex:
+            texts = self._texts(conn, set(wanted))
+        else:
+            lowered = self._lowered(conn, wanted)
         out = []
         for info in infos:
             if info.path not in candidates:
                 continue
             sid = sids.get(info.path)
-            text = texts.get(sid, "") if sid is not None else ""
-            result = match_text(session_search_text(info, text), parsed)
+            name = info.name or ""
+            if regex:
+                text = texts.get(sid, "") if sid is not None else ""
+                result = match_text(f"{info.id_text} {name} {text} {info.cwd}", parsed)
+            else:
+                low = lowered.get(sid, "") if sid is not None else ""
+                full = f"{lowered_utf16(info.id_text)} {lowered_utf16(name)} {low} {lowered_utf16(info.cwd)}"
+                result = match_text(None, parsed, full)
             if result.matches:
                 out.append((info, result.score, sid))
         return out
 
+    def _lowered(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, str]:
+        """The lower-cased UTF-16 form of each wanted session's ``allMessagesText``, kept in
+        memory after the first search (up to ``text_cache_chars`` characters in all)."""
+        from .search import lowered_utf16
+
+        cache = self._lower_cache
+        out: dict[int, str] = {}
+        need: set[int] = set()
+        for sid, info in wanted.items():
+            entry = cache.get(sid)
+            if entry is not None and entry[0] == info.size and entry[1] == info.mtime_ns:
+                out[sid] = entry[2]
+            else:
+                need.add(sid)
+        if need:
+            for sid, text in self._texts(conn, need).items():
+                low = lowered_utf16(text)
+                out[sid] = low
+                info = wanted[sid]
+                old = cache.pop(sid, None)
+                if old is not None:
+                    self._lower_cache_chars -= len(old[2])
+                if self._lower_cache_chars + len(low) <= self.text_cache_chars:
+                    cache[sid] = (info.size, info.mtime_ns, low)
+                    self._lower_cache_chars += len(low)
+            for sid in need:
+                out.setdefault(sid, "")
+        return out
+
     def _texts(self, conn: sqlite3.Connection, sids: set[int]) -> dict[int, str]:
         """``allMessagesText`` of every session in ``sids``, read from the cache."""
-        parts: dict[int, list[str]] = {}
+        parts: dict[int, list[str]] = {sid: [] for sid in sids}
         if len(sids) > 64:
             for k, text in conn.execute("SELECT k, text FROM texts ORDER BY k"):
-                sid = k >> SID_SHIFT
-                if sid in sids:
-                    parts.setdefault(sid, []).append(text)
+                bucket = parts.get(k >> SID_SHIFT)
+                if bucket is not None:
+                    bucket.append(text)
         else:
             for sid in sids:
                 parts[sid] = [

@@ -1,0 +1,548 @@
+"""pi's ``/resume`` search: query syntax, fuzzy scoring, matching and ordering.
+
+A port of pi 0.73.1's ``session-selector-search.js`` and pi-tui's ``fuzzyMatch``, with the same
+scores (indexes count UTF-16 code units, as JavaScript strings do) so results come out in pi's
+order. One deliberate difference: an invalid ``re:`` pattern raises :class:`QueryError` with
+the reason, where pi silently shows nothing.
+
+Query syntax (``parse_search_query``):
+
+- ``re:<pattern>``: a case-insensitive regular expression (JavaScript syntax translated to
+  Python's: ``\\d``, ``\\w``, ``\\s``, ``\\b``, ``.``, ``$`` and named groups mean what they mean
+  in JavaScript); the score is the match position × 0.1;
+- otherwise whitespace-separated tokens, all of which must match: ``"a phrase"`` matches as a
+  substring (case and runs of whitespace ignored), any other token fuzzily (its characters in
+  order). Unbalanced quotes make every whitespace-separated word a fuzzy token, quotes included.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from .jsonl import JS_WHITESPACE, MISSING, js_trim
+
+__all__ = [
+    "BOUNDARY_CHARS",
+    "FuzzyResult",
+    "MatchResult",
+    "ParsedQuery",
+    "QueryError",
+    "Token",
+    "filter_and_sort_sessions",
+    "fuzzy_match",
+    "fuzzy_positions",
+    "has_session_name",
+    "lowered_utf16",
+    "match_session",
+    "match_spans",
+    "match_text",
+    "normalize_whitespace_lower",
+    "parse_search_query",
+    "phrase_chunks",
+    "session_search_text",
+    "translate_js_regex",
+]
+
+SortMode = Literal["threaded", "recent", "relevance"]
+NameFilter = Literal["all", "named"]
+
+# JavaScript's \s, and pi-tui's word boundary class [\s\-_./:]
+_WS_CLASS = "".join(f"\\u{ord(c):04x}" for c in JS_WHITESPACE)
+_WS_RUN = re.compile(f"[{_WS_CLASS}]+")
+_WS_SPLIT = _WS_RUN
+BOUNDARY_CHARS = frozenset(JS_WHITESPACE + "-_./:")
+_LETTERS_DIGITS = re.compile(r"([a-z]+)([0-9]+)")
+_DIGITS_LETTERS = re.compile(r"([0-9]+)([a-z]+)")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+class QueryError(ValueError):
+    """A query that cannot be run (an empty or invalid ``re:`` pattern)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: Literal["fuzzy", "phrase"]
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    mode: Literal["tokens", "regex"]
+    tokens: tuple[Token, ...] = ()
+    regex: re.Pattern[str] | None = None
+    pattern: str = ""  # the re: pattern as typed
+
+    @property
+    def empty(self) -> bool:
+        return self.mode == "tokens" and not self.tokens
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzyResult:
+    matches: bool
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    matches: bool
+    score: float
+
+
+class SessionLike(Protocol):
+    id: Any
+    name: str | None
+    cwd: str
+    modified: float
+
+
+# --------------------------------------------------------------------------------------------
+# JavaScript string helpers
+
+
+def js_lower(text: str) -> str:
+    """``toLowerCase`` (Python's lower uses the same Unicode full mappings)."""
+    return text.lower()
+
+
+def utf16(text: str) -> str:
+    """``text`` with every character outside the BMP split into its two surrogates, so that
+    indexes and single-character comparisons work on UTF-16 code units as in JavaScript."""
+    if text.isascii() or not _ASTRAL.search(text):
+        return text
+    return _ASTRAL.sub(_surrogates, text)
+
+
+def _surrogates(m: re.Match[str]) -> str:
+    c = ord(m.group()) - 0x10000
+    return chr(0xD800 + (c >> 10)) + chr(0xDC00 + (c & 0x3FF))
+
+
+def utf16_index(text: str, index: int) -> int:
+    """The UTF-16 index of the character at Python index ``index``."""
+    if text.isascii():
+        return index
+    return index + len(_ASTRAL.findall(text, 0, index))
+
+
+def normalize_whitespace_lower(text: str) -> str:
+    """pi's ``normalizeWhitespaceLower``: lower-case, runs of whitespace to one space, trimmed."""
+    return _collapse(js_lower(text))
+
+
+# Python's str.split() and JavaScript's \s disagree only on these characters.
+_SPACE_DIFFERENCES = ("\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\ufeff", "\u180e")
+
+
+def _collapse(text: str) -> str:
+    """``text.replace(/\\s+/g, " ").trim()``."""
+    if not any(c in text for c in _SPACE_DIFFERENCES):
+        return " ".join(text.split())
+    return js_trim(_WS_RUN.sub(" ", text))
+
+
+def _js_string(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    from .catalog import js_string
+
+    return js_string(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Query parsing
+
+
+def parse_search_query(query: str) -> ParsedQuery:
+    """pi's ``parseSearchQuery``. Raises :class:`QueryError` for an empty or invalid regex."""
+    trimmed = js_trim(query)
+    if not trimmed:
+        return ParsedQuery("tokens")
+    if trimmed.startswith("re:"):
+        pattern = js_trim(trimmed[3:])
+        if not pattern:
+            raise QueryError("empty regular expression after re:")
+        return ParsedQuery("regex", regex=compile_js_regex(pattern), pattern=pattern)
+
+    tokens: list[Token] = []
+    buf: list[str] = []
+    in_quote = False
+
+    def flush(kind: Literal["fuzzy", "phrase"]) -> None:
+        value = js_trim("".join(buf))
+        buf.clear()
+        if value:
+            tokens.append(Token(kind, value))
+
+    for ch in trimmed:
+        if ch == '"':
+            if in_quote:
+                flush("phrase")
+                in_quote = False
+            else:
+                flush("fuzzy")
+                in_quote = True
+            continue
+        if not in_quote and ch in JS_WHITESPACE:
+            flush("fuzzy")
+            continue
+        buf.append(ch)
+    if in_quote:
+        # Unbalanced quotes: plain whitespace tokens, quotes and all.
+        words = [w for w in _WS_SPLIT.split(trimmed) if w]
+        return ParsedQuery("tokens", tuple(Token("fuzzy", w) for w in words))
+    flush("fuzzy")
+    return ParsedQuery("tokens", tuple(tokens))
+
+
+_WORD = "A-Za-z0-9_"
+_JS_ESCAPES_OUTSIDE = {
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": f"[{_WORD}]",
+    "W": f"[^{_WORD}]",
+    "s": f"[{_WS_CLASS}]",
+    "S": f"[^{_WS_CLASS}]",
+    "b": f"(?:(?<=[{_WORD}])(?![{_WORD}])|(?<![{_WORD}])(?=[{_WORD}]))",
+    "B": f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))",
+    "/": "/",
+}
+_JS_ESCAPES_INSIDE = {"d": "0-9", "w": _WORD, "s": _WS_CLASS, "b": "\\x08", "/": "/"}
+
+
+def translate_js_regex(pattern: str) -> str:
+    """A JavaScript (non-unicode mode) pattern rewritten so Python's ``re`` reads it the same way
+    for the common constructs: ASCII ``\\d \\w \\b``, JavaScript's ``\\s``, ``.`` not matching
+    line terminators, ``$`` only at the very end, ``(?<name>…)`` and ``\\k<name>``."""
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            table = _JS_ESCAPES_INSIDE if in_class else _JS_ESCAPES_OUTSIDE
+            if nxt in table:
+                out.append(table[nxt])
+                i += 2
+                continue
+            if nxt == "k" and not in_class and i + 2 < n and pattern[i + 2] == "<":
+                end = pattern.find(">", i + 3)
+                if end > 0:
+                    out.append(f"(?P={pattern[i + 3 : end]})")
+                    i = end + 1
+                    continue
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+            elif c == "[":
+                out.append("\\[")
+                i += 1
+                continue
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            if pattern.startswith("[^]", i):
+                out.append("[\\s\\S]")
+                i += 3
+                in_class = False
+                continue
+            if pattern.startswith("[]", i):
+                out.append("(?!)")
+                i += 2
+                in_class = False
+                continue
+            out.append(c)
+            if i + 1 < n and pattern[i + 1] == "^":
+                out.append("^")
+                i += 1
+            i += 1
+            continue
+        if c == ".":
+            out.append("[^\\n\\r\\u2028\\u2029]")
+        elif c == "$":
+            out.append("(?!(?s:.))")
+        elif c == "(" and pattern.startswith("(?<", i) and i + 3 < n and pattern[i + 3] not in "=!":
+            out.append("(?P<")
+            i += 3
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def compile_js_regex(pattern: str) -> re.Pattern[str]:
+    """``new RegExp(pattern, "i")`` as a Python pattern; :class:`QueryError` if invalid."""
+    try:
+        return re.compile(translate_js_regex(pattern), re.IGNORECASE)
+    except re.error as error:
+        raise QueryError(f"invalid regular expression: {error.msg}") from None
+    except (RecursionError, OverflowError, ValueError) as error:
+        raise QueryError(f"invalid regular expression: {error}") from None
+
+
+# --------------------------------------------------------------------------------------------
+# Fuzzy matching (pi-tui fuzzyMatch)
+
+
+def _match_lowered(q: str, tl: str) -> tuple[bool, float, list[int] | None]:
+    """pi-tui's ``matchQuery`` on lower-cased UTF-16 strings; positions of the matched units."""
+    if not q:
+        return True, 0, []
+    if len(q) > len(tl):
+        return False, 0, None
+    score: float = 0
+    last = -1
+    consecutive = 0
+    i = -1
+    positions = []
+    find = tl.find
+    for ch in q:
+        i = find(ch, i + 1)
+        if i < 0:
+            return False, 0, None
+        if last == i - 1:
+            consecutive += 1
+            score -= consecutive * 5
+        else:
+            consecutive = 0
+            if last >= 0:
+                score += (i - last - 1) * 2
+        if i == 0 or tl[i - 1] in BOUNDARY_CHARS:
+            score -= 10
+        score += i * 0.1
+        last = i
+        positions.append(i)
+    if q == tl:
+        score -= 100
+    return True, score, positions
+
+
+def _swapped(ql: str) -> str:
+    m = _LETTERS_DIGITS.fullmatch(ql)
+    if m:
+        return m.group(2) + m.group(1)
+    m = _DIGITS_LETTERS.fullmatch(ql)
+    if m:
+        return m.group(2) + m.group(1)
+    return ""
+
+
+def _fuzzy(query: str, text_lower16: str) -> tuple[bool, float, list[int] | None, str]:
+    ql = js_lower(query)
+    q16 = utf16(ql)
+    ok, score, pos = _match_lowered(q16, text_lower16)
+    if ok:
+        return ok, score, pos, q16
+    swapped = _swapped(ql)
+    if not swapped:
+        return False, 0, None, q16
+    ok, score, pos = _match_lowered(swapped, text_lower16)
+    if not ok:
+        return False, 0, None, q16
+    return True, score + 5, pos, swapped
+
+
+def fuzzy_match(query: str, text: str) -> FuzzyResult:
+    """pi-tui's ``fuzzyMatch``: lower score is better."""
+    ok, score, _, _ = _fuzzy(query, utf16(js_lower(text)))
+    return FuzzyResult(ok, score)
+
+
+def fuzzy_positions(query: str, text: str) -> list[int] | None:
+    """Where ``fuzzy_match`` matched each query character (Python indexes into ``text``)."""
+    lowered = _lower_same_length(text)
+    if not _ASTRAL.search(lowered):
+        ok, _, pos, _ = _fuzzy(query, lowered)
+        return pos if ok else None
+    ok, _, pos, _ = _fuzzy(query, utf16(lowered))
+    if not ok or pos is None:
+        return None
+    back = _utf16_to_index(lowered)
+    return sorted({back[p] for p in pos})
+
+
+def _lower_same_length(text: str) -> str:
+    lowered = js_lower(text)
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c if len(low := c.lower()) != 1 else low for c in text)
+
+
+def _utf16_to_index(text: str) -> list[int]:
+    back: list[int] = []
+    for i, c in enumerate(text):
+        back.append(i)
+        if ord(c) > 0xFFFF:
+            back.append(i)
+    return back
+
+
+# --------------------------------------------------------------------------------------------
+# Matching sessions
+
+
+def session_search_text(session: Any, all_messages_text: str | None = None) -> str:
+    """``${id} ${name ?? ""} ${allMessagesText} ${cwd}``: what pi searches in (not the path)."""
+    text = all_messages_text if all_messages_text is not None else getattr(session, "all_messages_text", None)
+    name = session.name
+    return f"{_js_string(session.id)} {'' if name is None or name is MISSING else name} {text or ''} {session.cwd}"
+
+
+def lowered_utf16(text: str) -> str:
+    """``text.toLowerCase()`` as UTF-16 code units: what fuzzy and phrase matching compare."""
+    return utf16(js_lower(text))
+
+
+def match_text(text: str | None, parsed: ParsedQuery, lowered16: str | None = None) -> MatchResult:
+    """pi's ``matchSession`` on a session's search text.
+
+    ``lowered16`` (``lowered_utf16(text)``) may be given instead of or with ``text``: fuzzy and
+    phrase tokens only need that form; a regex needs ``text``.
+    """
+    if parsed.mode == "regex":
+        if parsed.regex is None or text is None:
+            return MatchResult(False, 0)
+        m = parsed.regex.search(text)
+        if m is None:
+            return MatchResult(False, 0)
+        return MatchResult(True, utf16_index(text, m.start()) * 0.1)
+    if not parsed.tokens:
+        return MatchResult(True, 0)
+    if lowered16 is None:
+        lowered16 = lowered_utf16(text or "")
+    total: float = 0
+    normalized: str | None = None
+    for token in parsed.tokens:
+        if token.kind == "phrase":
+            if normalized is None:
+                # Code units throughout, so the index is JavaScript's.
+                normalized = _collapse(lowered16)
+            phrase = normalize_whitespace_lower(token.value)
+            if not phrase:
+                continue
+            idx = normalized.find(utf16(phrase))
+            if idx < 0:
+                return MatchResult(False, 0)
+            total += idx * 0.1
+            continue
+        ok, score, _, _ = _fuzzy(token.value, lowered16)
+        if not ok:
+            return MatchResult(False, 0)
+        total += score
+    return MatchResult(True, total)
+
+
+def match_session(session: Any, parsed: ParsedQuery, all_messages_text: str | None = None) -> MatchResult:
+    """pi's ``matchSession``."""
+    return match_text(session_search_text(session, all_messages_text), parsed)
+
+
+def has_session_name(session: Any) -> bool:
+    """pi's ``hasSessionName``: a name that is not just whitespace."""
+    name = session.name
+    return isinstance(name, str) and bool(js_trim(name))
+
+
+def filter_and_sort_sessions(
+    sessions: Sequence[Any],
+    query: str,
+    mode: SortMode = "threaded",
+    name_filter: NameFilter = "all",
+    text_of: Callable[[Any], str | None] | None = None,
+) -> list[Any]:
+    """pi's ``filterAndSortSessions``.
+
+    An empty query keeps the input order. ``recent`` filters and keeps the input order;
+    ``threaded`` and ``relevance`` sort by score (lower first), ties by ``modified`` newest first.
+    ``text_of(session)`` gives a session's ``allMessagesText`` (default: its attribute).
+    Raises :class:`QueryError` where pi would show nothing because of a bad regex.
+    """
+    pool = list(sessions) if name_filter == "all" else [s for s in sessions if has_session_name(s)]
+    if not js_trim(query):
+        return pool
+    parsed = parse_search_query(query)
+    scored: list[tuple[Any, float]] = []
+    for session in pool:
+        text = text_of(session) if text_of is not None else None
+        result = match_session(session, parsed, text)
+        if result.matches:
+            scored.append((session, result.score))
+    return order_matches(scored, mode)
+
+
+def order_matches(scored: Iterable[tuple[Any, float]], mode: SortMode) -> list[Any]:
+    """The order pi shows matches in (``scored`` in the listing's order)."""
+    items = list(scored)
+    if mode == "recent":
+        return [s for s, _ in items]
+    items.sort(key=lambda pair: (pair[1], -_modified(pair[0])))
+    return [s for s, _ in items]
+
+
+def _modified(session: Any) -> float:
+    m = session.modified
+    if isinstance(m, int | float) and m == m:
+        return float(m)
+    return float("-inf")
+
+
+# --------------------------------------------------------------------------------------------
+# Where a query matched (for highlighting) and what the index can rule out
+
+
+def match_spans(text: str, parsed: ParsedQuery) -> list[tuple[int, int]]:
+    """``(start, end)`` Python indexes into ``text`` of what each token matched, sorted."""
+    spans: list[tuple[int, int]] = []
+    if parsed.mode == "regex":
+        if parsed.regex is not None and (m := parsed.regex.search(text)) is not None:
+            spans.append((m.start(), max(m.end(), m.start())))
+        return spans
+    for token in parsed.tokens:
+        if token.kind == "phrase":
+            words = [re.escape(w) for w in _WS_SPLIT.split(js_trim(token.value)) if w]
+            if not words:
+                continue
+            m = re.search(f"[{_WS_CLASS}]+".join(words), text, re.IGNORECASE)
+            if m is not None:
+                spans.append((m.start(), m.end()))
+            continue
+        positions = fuzzy_positions(token.value, text)
+        if not positions:
+            continue
+        start = prev = positions[0]
+        for p in positions[1:]:
+            if p != prev + 1:
+                spans.append((start, prev + 1))
+                start = p
+            prev = p
+        spans.append((start, prev + 1))
+    spans.sort()
+    return spans
+
+
+def phrase_chunks(parsed: ParsedQuery, min_len: int = 3) -> list[str]:
+    """Lower-cased pieces of text every matching session must contain somewhere in one field or
+    message (the whitespace-free parts of phrase tokens), for a substring index to rule out
+    sessions. Fuzzy tokens and regexes give none: nothing contiguous is implied by them."""
+    chunks: list[str] = []
+    if parsed.mode != "tokens":
+        return chunks
+    for token in parsed.tokens:
+        if token.kind != "phrase":
+            continue
+        for piece in normalize_whitespace_lower(token.value).split(" "):
+            if len(piece) >= min_len and piece not in chunks:
+                chunks.append(piece)
+    return chunks
