@@ -116,7 +116,7 @@ def js_date_parse(text: str) -> float | None:
 
 def _days_from_civil(y: int, m: int, d: int) -> int:
     y -= m <= 2
-    era = (y if y >= 0 else y - 399) // 400
+    era = y // 400
     yoe = y - era * 400
     doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
@@ -176,7 +176,7 @@ def iso_ms(ms: float | None) -> str | None:
 
 def _civil_from_days(z: int) -> tuple[int, int, int]:
     z += 719468
-    era = (z if z >= 0 else z - 146096) // 146097
+    era = z // 146097
     doe = z - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     y = yoe + era * 400
