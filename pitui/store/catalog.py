@@ -1038,6 +1038,7 @@ class Catalog:
                 self.stats["resumed" if job[1] is not None else "scanned"] += 1
                 yield job[0], _scan_job(*job)
             return
+        done: set[str] = set()
         try:
             import multiprocessing
             from concurrent.futures import as_completed
@@ -1054,10 +1055,12 @@ class Catalog:
                     batch = futures[future]
                     for job, outcome in zip(batch, future.result(), strict=True):
                         self.stats["resumed" if job[1] is not None else "scanned"] += 1
+                        done.add(job[0])
                         yield job[0], outcome
         except (OSError, RuntimeError, ImportError, BrokenProcessPool):  # pragma: no cover
+            # No worker processes here: scan what is left in this one.
             self.workers = 0
-            yield from self._run_jobs(jobs, 0)
+            yield from self._run_jobs([job for job in jobs if job[0] not in done], 0)
 
     def _rows_for(self, conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, tuple[Any, ...]]:
         rows: dict[str, tuple[Any, ...]] = {}
