@@ -50,6 +50,14 @@ def _rel(path: Path) -> str:
     return str(path.relative_to(REPO))
 
 
+def _test_id(path: Path) -> str:
+    """A short test id: fixtures by name, demo sessions by project and id prefix."""
+    if path.is_relative_to(DEMO):
+        project = path.parent.name.strip("-").rsplit("-", 1)[-1]
+        return f"demo-{project}-{path.stem.rsplit('_', 1)[-1][:13]}"
+    return path.name
+
+
 FIXTURE_FILES = sorted(p for p in FIXTURES.glob("*.jsonl") if not_comparable(p) is None)
 DEMO_FILES = sorted(DEMO.glob("**/*.jsonl"))
 COMPARED_FILES = FIXTURE_FILES + DEMO_FILES
@@ -281,17 +289,121 @@ def compare(ours: dict[str, Any], theirs: dict[str, Any], data: bytes) -> str | 
     return first_difference(ours, theirs)
 
 
-def check_against_pi(path: Path, mine: Inspected, pis: dict[str, Any]) -> str | None:
+# The part pi 0.73.1 cannot judge: the context of a session whose last compaction on the path
+# carries ``retainedTail``. The newer rule (format reference §4.4) is: the compaction summary,
+# the retained tail, then the entries after the compaction. pi gives the first and the last
+# part when the compaction has no ``firstKeptEntryId`` (it then keeps nothing from before the
+# compaction), so a copy of the file without it (the probe) loaded in pi, with the tail put in
+# after the summary, is what pitui must show.
+
+
+def _js_truthy(value: Any) -> bool:
+    return value not in (None, False, 0, "") and not (isinstance(value, float) and math.isnan(value))
+
+
+def newer_rule_probe(data: bytes) -> bytes | None:
+    """``data`` with ``firstKeptEntryId`` taken out of every compaction that carries a
+    ``retainedTail``, other lines untouched; None if there is no such compaction."""
+    lines = data.split(b"\n")
+    changed = False
+    for i, line in enumerate(lines):
+        if b"retainedTail" not in line:
+            continue
+        try:
+            entry = json.loads(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(entry, dict) and entry.get("type") == "compaction" and _js_truthy(
+            entry.get("retainedTail")
+        ):
+            entry.pop("firstKeptEntryId", None)
+            try:
+                lines[i] = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()
+            except UnicodeEncodeError:  # a lone surrogate: leave this file out
+                return None
+            changed = True
+    return b"\n".join(lines) if changed else None
+
+
+def message_digest(message: Any) -> dict[str, Any]:
+    """The oracle's digest of one context message (tests/oracle/pi_session.mjs)."""
+    if not isinstance(message, dict):
+        return {}
+    out = {"role": message["role"]} if "role" in message else {}
+    content = message.get("content")
+    if isinstance(content, str):
+        out["text"] = content
+    elif isinstance(content, list):
+        out["blocks"] = [b.get("type") if isinstance(b, dict) else None for b in content]
+    extra = {
+        "compactionSummary": ("summary",),
+        "branchSummary": ("summary", "fromId"),
+        "custom": ("customType",),
+        "toolResult": ("toolCallId",),
+        "bashExecution": ("command",),
+    }
+    for key in extra.get(message.get("role"), ()) if isinstance(message.get("role"), str) else ():
+        if key in message:
+            out[key] = message[key]
+    return out
+
+
+def newer_rule_messages(data: bytes, pi: dict[str, Any], probe: dict[str, Any] | None) -> list[Any] | None:
+    """The context messages by the newer rule, from pi's views of the file and of its probe;
+    None when they cannot be told (a tail that is not a list, no probe)."""
+    by_id: dict[Any, Any] = {}
+    for entry in parsed_lines(data)[1:]:
+        if isinstance(entry, dict):
+            by_id[entry.get("id")] = entry
+    last = None
+    for entry_id in pi["branch"]:
+        entry = by_id.get(entry_id)
+        if isinstance(entry, dict) and entry.get("type") == "compaction":
+            last = entry
+    if last is None or not _js_truthy(last.get("retainedTail")):
+        return pi["context"]["messages"]  # the rules agree
+    tail = last["retainedTail"]
+    if not isinstance(tail, list) or probe is None or set(probe) == {"error"}:
+        return None
+    messages = probe["context"]["messages"]
+    return [*messages[:1], *map(message_digest, tail), *messages[1:]]
+
+
+def pi_views(oracle: Oracle, paths: Iterable[Path], scratch: Path) -> dict[Path, tuple[Any, Any]]:
+    """pi's view of every file, and of its probe where it has one, in one node process."""
+    paths = list(paths)
+    probes: dict[Path, Path] = {}
+    for i, path in enumerate(paths):
+        data = path.read_bytes()
+        if has_retained_tail(data) and not ids_regenerated(data):
+            probe = newer_rule_probe(data)
+            if probe is not None:
+                probes[path] = scratch / f"probe-{i}-{path.name}"
+                probes[path].write_bytes(probe)
+    found = oracle.open_many([*paths, *probes.values()])
+    return {p: (found[str(p)], found[str(probes[p])] if p in probes else None) for p in paths}
+
+
+def check_against_pi(path: Path, mine: Inspected, pi: dict[str, Any], probe: Any = None) -> str | None:
     """What is wrong with pitui's report on ``path``, or None (or a skip, when pi cannot load it)."""
-    if "error" in pis and set(pis) == {"error"}:
-        if pis["error"].startswith(NOT_A_SESSION):
+    if set(pi) == {"error"}:
+        if pi["error"].startswith(NOT_A_SESSION):
             if mine.report is not None:
-                return f"pi cannot load it ({pis['error']}) but pitui inspect reports a session"
+                return f"pi cannot load it ({pi['error']}) but pitui inspect reports a session"
             return None
-        pytest.skip(f"pi cannot load {path.name}: {pis['error']}")
+        pytest.skip(f"pi cannot load {path.name}: {pi['error']}")
     if mine.report is None:
         return f"pitui inspect failed where pi loads the file: {mine.error}"
-    return compare(mine.report, pis, path.read_bytes())
+    data = path.read_bytes()
+    diff = compare(mine.report, pi, data)
+    if diff or not has_retained_tail(data) or ids_regenerated(data):
+        return diff
+    expected = newer_rule_messages(data, pi, probe)
+    if expected is None:
+        return None
+    ours = (mine.report.get("context") or {}).get("messages")
+    diff = first_difference(ours, expected, ".context.messages")
+    return diff and f"{diff} (retainedTail: expected by the newer rule, not pi 0.73.1's)"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -299,8 +411,8 @@ def check_against_pi(path: Path, mine: Inspected, pis: dict[str, Any]) -> str | 
 
 
 @pytest.fixture(scope="module")
-def pi_reports(oracle: Oracle) -> dict[str, Any]:
-    return oracle.open_many(COMPARED_FILES)
+def pi_reports(oracle: Oracle, tmp_path_factory: pytest.TempPathFactory) -> dict[Path, tuple[Any, Any]]:
+    return pi_views(oracle, COMPARED_FILES, tmp_path_factory.mktemp("probes"))
 
 
 @pytest.fixture(scope="module")
@@ -308,11 +420,11 @@ def pitui_reports(pitui_env: dict[str, str]) -> dict[Path, Inspected]:
     return inspect_all(pitui_env, COMPARED_FILES)
 
 
-@pytest.mark.parametrize("path", COMPARED_FILES, ids=_rel)
+@pytest.mark.parametrize("path", COMPARED_FILES, ids=_test_id)
 def test_inspect_matches_pi(
-    path: Path, pi_reports: dict[str, Any], pitui_reports: dict[Path, Inspected]
+    path: Path, pi_reports: dict[Path, tuple[Any, Any]], pitui_reports: dict[Path, Inspected]
 ) -> None:
-    diff = check_against_pi(path, pitui_reports[path], pi_reports[str(path)])
+    diff = check_against_pi(path, pitui_reports[path], *pi_reports[path])
     assert diff is None, f"{_rel(path)}: {diff}"
 
 
@@ -327,33 +439,32 @@ def _corpus_module() -> Any:
     if not (REPO / "tests" / "corpus.py").exists():
         pytest.skip("tests/corpus.py is not there yet")
     try:
-        module = importlib.import_module("tests.corpus")
-    except ModuleNotFoundError:  # tests/ run as a plain folder
         module = importlib.import_module("corpus")
+    except ModuleNotFoundError:  # tests/ imported as a package
+        module = importlib.import_module("tests.corpus")
     if not hasattr(module, "generate_session"):
         pytest.skip("tests/corpus.py has no generate_session yet")
     return module
 
 
-def test_generated_corpus_matches_pi(
-    oracle: Oracle, pitui_env: dict[str, str], tmp_path: Path
-) -> None:
+def test_generated_corpus_matches_pi(oracle: Oracle, pitui_env: dict[str, str], tmp_path: Path) -> None:
     generate_session: Callable[[int, int], bytes] = _corpus_module().generate_session
-    files: dict[Path, int] = {}
+    files: list[Path] = []
     for seed in range(CORPUS_FILES):
         n = CORPUS_SIZES[seed % len(CORPUS_SIZES)] + seed // len(CORPUS_SIZES)
-        path = tmp_path / f"corpus-{seed:03d}-{n}.jsonl"
-        path.write_bytes(generate_session(seed, n))
-        files[path] = seed
-    pis = oracle.open_many(files)
+        files.append(tmp_path / f"corpus-{seed:03d}-{n}.jsonl")
+        files[-1].write_bytes(generate_session(seed, n))
+    scratch = tmp_path / "probes"
+    scratch.mkdir()
+    pis = pi_views(oracle, files, scratch)
     mine = inspect_all(pitui_env, files)
     problems, not_loaded = [], []
     for path in files:
-        theirs = pis[str(path)]
-        if set(theirs) == {"error"} and not theirs["error"].startswith(NOT_A_SESSION):
-            not_loaded.append(f"{path.name}: {theirs['error']}")
+        pi, probe = pis[path]
+        if set(pi) == {"error"} and not pi["error"].startswith(NOT_A_SESSION):
+            not_loaded.append(f"{path.name}: {pi['error']}")
             continue
-        diff = check_against_pi(path, mine[path], theirs)
+        diff = check_against_pi(path, mine[path], pi, probe)
         if diff:
             problems.append(f"{path.name}: {diff}")
     assert len(not_loaded) < len(files) // 2, "pi loads few corpus files:\n" + "\n".join(not_loaded)
@@ -486,15 +597,37 @@ def _is_v3_source(path: Path) -> bool:
     return len(messages) >= 2
 
 
+# Fixtures that make an append interesting: labels already set, a torn last line (the append
+# must start a new line), CRLF endings, custom messages, an orphan, duplicate ids, a retainedTail.
+WRITE_FIXTURES = (
+    "labels",
+    "torn-last-line",
+    "crlf",
+    "custom",
+    "orphan",
+    "duplicate-ids",
+    "compaction-retained-tail",
+)
 WRITE_SOURCES: list[Path | None] = [
     None,  # the synthetic session
-    *[p for p in DEMO_FILES if _is_v3_source(p)][:3],
-    *[p for p in FIXTURE_FILES if _is_v3_source(p)][:3],
+    *[p for p in DEMO_FILES if _is_v3_source(p)][::3],
+    *[p for p in FIXTURE_FILES if p.stem in WRITE_FIXTURES and _is_v3_source(p)],
 ]
+SYNTHETIC_NAME = "2025-03-01T10-00-00-000Z_0195a0c4-7b3e-7000-8000-00000000abcd.jsonl"
 
 
 def _source_id(source: Path | None) -> str:
-    return "synthetic" if source is None else _rel(source)
+    return "synthetic" if source is None else _test_id(source)
+
+
+@pytest.fixture(scope="module")
+def sources_in_pi(oracle: Oracle, tmp_path_factory: pytest.TempPathFactory) -> dict[Path | None, Any]:
+    """pi's view of every write source before any write, loaded once."""
+    synthetic = tmp_path_factory.mktemp("synthetic") / SYNTHETIC_NAME
+    synthetic.write_bytes(_synthetic_session())
+    files = {source: synthetic if source is None else source for source in WRITE_SOURCES}
+    found = oracle.open_many(files.values())
+    return {source: found[str(path)] for source, path in files.items()}
 
 
 @dataclass
@@ -520,9 +653,11 @@ class Before:
     def path_to(self, entry_id: Any) -> list[str]:
         parents = {row[0]: row[2] for row in self.pi["entryIds"]}
         out: list[str] = []
-        while entry_id is not None and entry_id in parents and entry_id not in out:
+        while entry_id is not None and entry_id in parents and entry_id not in out[-1:]:
             out.append(entry_id)
             entry_id = parents[entry_id]
+            if len(out) > len(parents):
+                raise AssertionError("a parentId cycle in a write source")
         return out[::-1]
 
     def pick(self, ids: list[str], what: str) -> str:
@@ -531,18 +666,17 @@ class Before:
         return ids[len(ids) // 2]
 
 
-def _load_before(oracle: Oracle, source: Path | None, folder: Path) -> Before:
+def _load_before(source: Path | None, pi: dict[str, Any], folder: Path) -> Before:
+    """A copy of ``source`` in ``folder``, with pi's view of it (``pi``)."""
+    if set(pi) == {"error"}:
+        pytest.skip(f"pi cannot load {_source_id(source)}: {pi['error']}")
     folder.mkdir(parents=True, exist_ok=True)
     if source is None:
-        path = folder / "2025-03-01T10-00-00-000Z_0195a0c4-7b3e-7000-8000-00000000abcd.jsonl"
+        path = folder / SYNTHETIC_NAME
         path.write_bytes(_synthetic_session())
     else:
         path = folder / source.name
         shutil.copyfile(source, path)
-    try:
-        pi = oracle.open(path)
-    except oracle.Error as error:
-        pytest.skip(f"pi cannot load {path.name}: {error}")
     data = path.read_bytes()
     raw = {e["id"]: e for e in parsed_lines(data)[1:] if isinstance(e, dict) and isinstance(e.get("id"), str)}
     return Before(path, data, pi, raw)
@@ -597,14 +731,14 @@ def _expected_leaf(before: Before, target: str) -> Any:
 
 BRANCH_TARGETS: dict[str, tuple[str, Callable[[Before], list[str]]]] = {
     # off the current path if the session has side branches, else on it, never the leaf
-    "assistant": ("an assistant message off the leaf", lambda b: _off_path_first(
+    "assistant": ("assistant message off the leaf", lambda b: _off_path_first(
         b, [i for i in b.raw if b.kind(i) == "message:assistant" and i != b.pi["leafId"]])),
-    "user": ("a user message with a parent", lambda b: [
-        i for i in b.pi["branch"] if b.kind(i) == "message:user" and b.parent(i) is not None]),
-    "custom-message": ("a custom message with a parent", lambda b: [
-        i for i in b.pi["branch"] if b.kind(i) == "custom_message" and b.parent(i) is not None]),
-    "root-user": ("a root user message", lambda b: [
-        i for i in b.pi["tree"]["roots"] if b.kind(i) == "message:user"]),
+    "user": ("user message with a parent", lambda b: [
+        i for i in b.pi["branch"] if b.kind(i) == "message:user" and b.parent(i) in b.raw]),
+    "custom-message": ("custom message with a parent", lambda b: [
+        i for i in b.pi["branch"] if b.kind(i) == "custom_message" and b.parent(i) in b.raw]),
+    "root-user": ("root user message", lambda b: [
+        i for i in b.pi["tree"]["roots"] if b.kind(i) == "message:user" and b.parent(i) is None]),
 }
 
 
@@ -765,9 +899,14 @@ WRITES = (
 @pytest.mark.parametrize("source", WRITE_SOURCES, ids=_source_id)
 @pytest.mark.parametrize("write", WRITES)
 def test_write_loads_in_pi_as_pitui_reports(
-    write: str, source: Path | None, oracle: Oracle, pitui_env: dict[str, str], tmp_path: Path
+    write: str,
+    source: Path | None,
+    oracle: Oracle,
+    sources_in_pi: dict[Path | None, Any],
+    pitui_env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
-    before = _load_before(oracle, source, tmp_path / "sessions")
+    before = _load_before(source, sources_in_pi[source], tmp_path / "sessions")
     if write in ("label", "label-clear"):
         _check_label(oracle, pitui_env, before, clear=write == "label-clear")
     elif write == "rename":
