@@ -162,8 +162,8 @@ def _catalog_list(args: argparse.Namespace) -> list[Any]:
 
     catalog = Catalog()
     sessions = catalog.list_all() if args.all else catalog.list(args.cwd, args.session_dir)
-    for problem in getattr(catalog, "problems", []):
-        print(f"pitui: skipped {safe(str(problem))}", file=sys.stderr)
+    for problem in catalog.problems:
+        print(f"pitui: skipped {safe(problem.path)}: {safe(problem.reason)}", file=sys.stderr)
     return sessions
 
 
@@ -183,17 +183,23 @@ def cmd_search(args: argparse.Namespace) -> int:
     from .store.search import QueryError
 
     catalog = Catalog()
+    scope = None if args.all else catalog.list(args.cwd, args.session_dir)
     try:
-        hits = catalog.search(args.query, all_projects=args.all, cwd=args.cwd, session_dir=args.session_dir)
+        hits = catalog.search(args.query, scope=scope)
     except QueryError as error:
         raise CliError(str(error)) from None
     if args.json:
-        _json_out([hit.to_json() for hit in hits])
+        _json_out([{**hit.info.to_json(), "score": hit.score, "snippet": hit.snippet,
+                    "spans": hit.spans, "field": hit.field, "entryId": hit.entry_id, "role": hit.role}
+                   for hit in hits])
         return 0
     if not hits:
         print("No matching sessions", file=sys.stderr)
         return 1
-    _print_rows([hit.info for hit in hits], show_cwd=args.all)
+    for hit in hits:
+        _print_rows([hit.info], show_cwd=args.all)
+        if hit.snippet:
+            print(f"          {_one_line(hit.snippet, 100)}")
     return 0
 
 

@@ -518,6 +518,12 @@ def match_spans(text: str, parsed: ParsedQuery) -> list[tuple[int, int]]:
             if m is not None:
                 spans.append((m.start(), m.end()))
             continue
+        # A fuzzy token that also occurs as it is, is shown there: the scattered letters a fuzzy
+        # match picks first (often inside the id) say little to a reader.
+        exact = re.search(re.escape(token.value), text, re.IGNORECASE)
+        if exact is not None:
+            spans.append((exact.start(), exact.end()))
+            continue
         positions = fuzzy_positions(token.value, text)
         if not positions:
             continue
