@@ -229,17 +229,13 @@ class Corpus:
             r = rng.random()
             if r < 0.12:
                 line = (
-                    f"{'export ' if rng.random() < 0.5 else ''}function {_ident(rng)}({_ident(rng)}, "
-                    f"{_ident(rng)}) {{"
+                    f"{'export ' if rng.random() < 0.5 else ''}function {_ident(rng)}({_ident(rng)}, {_ident(rng)}) {{"
                 )
                 indent_next = 1
             elif indent > 0 and r < 0.12 + 0.06 * indent:
                 line, indent_next = "}", -1
             elif r < 0.35:
-                line = (
-                    f"const {_ident(rng)} = await {_ident(rng)}({_ident(rng)}, {{ limit: "
-                    f"{rng.randint(1, 5000)} }});"
-                )
+                line = f"const {_ident(rng)} = await {_ident(rng)}({_ident(rng)}, {{ limit: {rng.randint(1, 5000)} }});"
                 indent_next = 0
             elif r < 0.45:
                 line = f"if ({_ident(rng)}.{_ident(rng)} === {rng.randint(0, 99)}) {{"
@@ -634,14 +630,8 @@ class SessionBuilder:
                 }
             )
         if final or rng.random() < 0.45:
-            content.append(
-                {"type": "text", "text": _slice(rng, self.c.prose, self._n(40, 2500 if final else 600))}
-            )
-        calls = (
-            []
-            if final
-            else [self._tool_call() for _ in range(1 if rng.random() < 0.8 else rng.randint(2, 4))]
-        )
+            content.append({"type": "text", "text": _slice(rng, self.c.prose, self._n(40, 2500 if final else 600))})
+        calls = [] if final else [self._tool_call() for _ in range(1 if rng.random() < 0.8 else rng.randint(2, 4))]
         content.extend(calls)
         output = sum(len(str(b)) for b in content) // 4 + rng.randint(5, 60)
         stop = "stop" if final else "toolUse"
@@ -673,9 +663,7 @@ class SessionBuilder:
         if is_error:
             text = f"Error: {_slice(rng, self.c.prose, self._n(30, 300))}"
         elif name == "read":
-            text = _lines_slice(
-                rng, self.c.code, self._n(300, 12_000) if not big else self._n(20_000, 100_000)
-            )
+            text = _lines_slice(rng, self.c.code, self._n(300, 12_000) if not big else self._n(20_000, 100_000))
         elif name == "bash":
             text = _lines_slice(rng, self.c.shell, self._n(20, 4_000) if not big else self._n(15_000, 60_000))
             if big and rng.random() < 0.5:
@@ -694,15 +682,13 @@ class SessionBuilder:
             diff = _lines_slice(rng, self.c.code, self._n(100, 2500))
             details = {
                 "diff": "\n".join(
-                    ("+" if i % 3 else "-") + f"{rng.randint(1, 900):>4} {ln}"
-                    for i, ln in enumerate(diff.split("\n"))
+                    ("+" if i % 3 else "-") + f"{rng.randint(1, 900):>4} {ln}" for i, ln in enumerate(diff.split("\n"))
                 ),
                 "firstChangedLine": rng.randint(1, 900),
             }
         else:
             text = (
-                f"Successfully wrote {len(call['arguments'].get('content', ''))} bytes to "
-                f"{call['arguments']['path']}"
+                f"Successfully wrote {len(call['arguments'].get('content', ''))} bytes to {call['arguments']['path']}"
             )
         msg = {
             "role": "toolResult",
@@ -868,10 +854,7 @@ def _projects(rng: random.Random, count: int) -> list[str]:
     ]
     out = []
     for i in range(count):
-        out.append(
-            f"{rng.choice(roots)}/{names[i % len(names)]}"
-            + (f"-{i // len(names)}" if i >= len(names) else "")
-        )
+        out.append(f"{rng.choice(roots)}/{names[i % len(names)]}" + (f"-{i // len(names)}" if i >= len(names) else ""))
     return out
 
 
@@ -899,9 +882,7 @@ def plan_tree(params: Params) -> list[SessionSpec]:
                 # Roughly the first third of the parent (entries are about 1 KB on average).
                 fork_at = max(4, min(parent.target // 3000, 2_000))
                 t0 = parent.t0  # replaced by the time after the copied entries
-        specs.append(
-            SessionSpec(i, params.seed * 1_000_003 + i, cwd, t0, target, name, query, fork_of, fork_at)
-        )
+        specs.append(SessionSpec(i, params.seed * 1_000_003 + i, cwd, t0, target, name, query, fork_of, fork_at))
         siblings.append(i)
     return specs
 
@@ -944,9 +925,7 @@ def _fill(b: SessionBuilder, spec: SessionSpec, rng: random.Random, started: boo
             b.model_change()
 
 
-def build_session(
-    spec: SessionSpec, specs: list[SessionSpec], sessions_dir: Path, seed: int
-) -> tuple[str, int]:
+def build_session(spec: SessionSpec, specs: list[SessionSpec], sessions_dir: Path, seed: int) -> tuple[str, int]:
     corpus = _corpus(seed)
     rng = random.Random(spec.seed ^ 0x5EED)
     session_id_t0 = spec.t0
@@ -1048,10 +1027,7 @@ def generate(params: Params, out: Path, *, workers: int | None = None, log=print
         for done, (_, size) in enumerate(pool.imap_unordered(_tree_job, order, chunksize=4), 1):
             tree_bytes += size
             if done % 500 == 0:
-                log(
-                    f"{done}/{len(order)} sessions, {tree_bytes / 1e6:.0f} MB, "
-                    f"{time.monotonic() - started:.0f}s"
-                )
+                log(f"{done}/{len(order)} sessions, {tree_bytes / 1e6:.0f} MB, {time.monotonic() - started:.0f}s")
         big_path, big_bytes = big.get()
     data = Dataset(
         out,
@@ -1101,9 +1077,7 @@ def ensure(preset: str = "full", root: Path | None = None, *, force: bool = Fals
     free = shutil.disk_usage(out.parent if out.parent.exists() else Path(tempfile.gettempdir())).free
     need = 700e6 if preset == "full" else 80e6
     if free < need * 1.5:
-        raise SystemExit(
-            f"not enough disk space in {out.parent}: {free / 1e9:.1f} GB free, need ~{need / 1e9:.1f}"
-        )
+        raise SystemExit(f"not enough disk space in {out.parent}: {free / 1e9:.1f} GB free, need ~{need / 1e9:.1f}")
     out.parent.mkdir(parents=True, exist_ok=True)
     return generate(params, out, log=log)
 

@@ -51,6 +51,7 @@ def log(message: str) -> None:
 class Result:
     wall_s: float
     maxrss_mb: float
+    cpu_s: float
     returncode: int
     stdout: bytes = b""
     stderr: bytes = b""
@@ -69,7 +70,8 @@ def run_process(cmd: Sequence[str], env: dict[str, str], *, capture: bool, cwd: 
         err.seek(0)
         # ru_maxrss is in kilobytes on Linux, bytes on macOS.
         rss = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
-        return Result(wall, rss, proc.returncode, out.read() if capture else b"", err.read())
+        cpu = usage.ru_utime + usage.ru_stime  # the child and the children it waited for
+        return Result(wall, rss, cpu, proc.returncode, out.read() if capture else b"", err.read())
 
 
 def pitui_command() -> tuple[list[str], dict[str, str]]:
@@ -84,6 +86,7 @@ def pitui_command() -> tuple[list[str], dict[str, str]]:
 class Side:
     times: list[float] = field(default_factory=list)
     rss: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     in_process: list[float] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
     error: str | None = None
@@ -96,6 +99,7 @@ class Side:
             return False
         self.times.append(r.wall_s)
         self.rss.append(r.maxrss_mb)
+        self.cpu.append(r.cpu_s)
         return True
 
     def last(self) -> str:
@@ -108,6 +112,9 @@ class Side:
 
     def median_rss(self) -> float | None:
         return round(statistics.median(self.rss), 1) if self.rss else None
+
+    def median_cpu(self) -> float | None:
+        return round(statistics.median(self.cpu), 3) if self.cpu else None
 
 
 def _count(stdout: bytes) -> int | None:
@@ -197,6 +204,8 @@ class Bench:
             "ok": (ratio <= target) if ratio is not None and target is not None else None,
             "pitui_mb": pt.median_rss(),
             "pi_mb": pi.median_rss(),
+            "pitui_cpu_s": pt.median_cpu(),
+            "pi_cpu_s": pi.median_cpu(),
             "pi_in_process_s": round(statistics.median(pi.in_process), 3) if pi.in_process else None,
             "pitui_runs_s": [round(t, 3) for t in pt.times],
             "pi_runs_s": [round(t, 3) for t in pi.times],
@@ -252,10 +261,7 @@ def main(argv: list[str] | None = None) -> int:
 
     preset = "quick" if args.quick else "full"
     data = generate.ensure(preset, args.out, log=log)
-    log(
-        f"data: {data.big} ({data.big_bytes / 1e6:.0f} MB), "
-        f"{data.sessions} sessions ({data.tree_bytes / 1e6:.0f} MB)"
-    )
+    log(f"data: {data.big} ({data.big_bytes / 1e6:.0f} MB), {data.sessions} sessions ({data.tree_bytes / 1e6:.0f} MB)")
     warm_page_cache(data)
     work = data.root / "run"
     if work.exists():
@@ -269,13 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     if "open" in only:
         results["open"] = bench.pair("open", ["inspect", big, "--json"], ["open", big], cache="fresh")
     if "list_all_cold" in only:
-        results["list_all_cold"] = bench.pair(
-            "list_all_cold", ["ls", "--all", "--json"], ["listAll"], cache="fresh"
-        )
+        results["list_all_cold"] = bench.pair("list_all_cold", ["ls", "--all", "--json"], ["listAll"], cache="fresh")
     if "list_all_warm" in only:
-        results["list_all_warm"] = bench.pair(
-            "list_all_warm", ["ls", "--all", "--json"], ["listAll"], cache="warm"
-        )
+        results["list_all_warm"] = bench.pair("list_all_warm", ["ls", "--all", "--json"], ["listAll"], cache="warm")
     if "search" in only:
         # The first search may build a full-text index; it is timed apart and not in the median.
         env = bench.env_with(bench.warm_cache)
