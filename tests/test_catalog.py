@@ -10,15 +10,8 @@ from pathlib import Path
 import pytest
 
 import pitui.store.catalog as catalog_mod
-from pitui.store.catalog import (
-    Catalog,
-    ScanState,
-    build_session_info,
-    iso_ms,
-    js_date_parse,
-    js_number_string,
-    scan_file,
-)
+from pitui.store.catalog import Catalog, ScanState, build_session_info, scan_file
+from pitui.store.jsvalues import iso_ms, js_date_parse, js_number_string
 from pitui.store.search import QueryError
 
 T0 = "2025-01-02T03:04:05.678Z"

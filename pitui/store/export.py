@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .jsonl import MISSING
+from .jsvalues import iso_ms
 from .session import Session
-from .timefmt import iso_from_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ def render_message(message: Any) -> RenderedMessage:
         return RenderedMessage("(unreadable message)", ())
     role = message.get("role", MISSING)
     stamp = message.get("timestamp")
-    when = iso_from_ms(stamp) if isinstance(stamp, int | float) and stamp == stamp else ""
+    when = (iso_ms(stamp) or "") if isinstance(stamp, int | float) else ""
     if role == "user":
         return RenderedMessage("User", tuple(_content_parts(message.get("content"))), when)
     if role == "assistant":

@@ -6,30 +6,11 @@ field (``pitui inspect FILE --json``).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from .jsonl import MISSING
+from .jsvalues import js_string
 from .session import Session, context_messages
-
-
-def js_key(value: Any) -> str:
-    """How JavaScript turns a value into an object key."""
-    if value is MISSING:
-        return "undefined"
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
-    return str(value)
 
 
 def _id(value: Any) -> Any:
@@ -92,12 +73,12 @@ def inspect_session(session: Session) -> dict[str, Any]:
         seen.add(id(node))
         kids = tree.children.get(node.id)
         if kids:
-            children[js_key(node.id)] = [_id(k.id) for k in kids]
+            children[js_string(node.id)] = [_id(k.id) for k in kids]
             stack.extend(kids)
     labels: dict[str, Any] = {}
     for entry in session.entries:
         if entry.id in session.labels:
-            labels[js_key(entry.id)] = session.labels[entry.id]
+            labels[js_string(entry.id)] = session.labels[entry.id]
     messages: list[dict[str, Any]] = []
     for entry in session.context_entries():
         messages.extend(message_digest(m) for m in context_messages(entry))

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from .jsonl import MISSING, BadLine, js_trim, js_truthy, parse_line, split_lines
-from .timefmt import date_ms
+from .jsvalues import js_date_value
 
 CURRENT_VERSION = 3
 
@@ -128,13 +128,15 @@ class Tree:
         return self.children.get(entry.id, [])
 
 
-def _v8_compare(a: float, b: float) -> float:
-    return a - b
+def _date_ms(value: Any) -> float:
+    """``new Date(value).getTime()``, NaN when invalid."""
+    ms = js_date_value(value)
+    return math.nan if ms is None else ms
 
 
 def _sort_children(nodes: list[Entry]) -> list[Entry]:
     """Sort by ``new Date(timestamp)`` as V8 does, NaN comparisons counting as equal."""
-    keys = [date_ms(n.timestamp) for n in nodes]
+    keys = [_date_ms(n.timestamp) for n in nodes]
     if not any(math.isnan(k) for k in keys):
         order = sorted(range(len(nodes)), key=keys.__getitem__)
         return [nodes[i] for i in order]
@@ -518,17 +520,17 @@ def context_messages(entry: Entry) -> list[dict[str, Any]]:
         data = entry.data
         return [{"role": "custom", "customType": data.get("customType"), "content": data.get("content"),
                  "display": data.get("display"), "details": data.get("details"),
-                 "timestamp": date_ms(entry.timestamp)}]
+                 "timestamp": _date_ms(entry.timestamp)}]
     if kind == "branch_summary":
         summary = entry.get("summary")
         if not js_truthy(summary):
             return []
         return [{"role": "branchSummary", "summary": summary, "fromId": entry.get("fromId"),
-                 "timestamp": date_ms(entry.timestamp)}]
+                 "timestamp": _date_ms(entry.timestamp)}]
     if kind == "compaction":
         tail = entry.get("retainedTail")
         summary = {"role": "compactionSummary", "summary": entry.get("summary"),
-                   "tokensBefore": entry.get("tokensBefore"), "timestamp": date_ms(entry.timestamp)}
+                   "tokensBefore": entry.get("tokensBefore"), "timestamp": _date_ms(entry.timestamp)}
         return [summary, *(tail if isinstance(tail, list) and js_truthy(tail) else [])]
     return []
 

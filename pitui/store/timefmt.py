@@ -1,56 +1,19 @@
-"""Timestamps as pi writes and reads them."""
+"""The timestamps and session ids pi writes."""
 
 from __future__ import annotations
 
-import math
 import os
-import re
 import time
 import uuid
-from datetime import UTC, datetime
-from typing import Any
 
-from .jsonl import MISSING
-
-_ISO_DATE_ONLY = re.compile(r"^[+-]?\d{4,6}(-\d\d(-\d\d)?)?$")
+from .jsvalues import iso_ms
 
 
 def now_iso() -> str:
     """``new Date().toISOString()``: UTC, three fractional digits, ``Z``."""
-    return iso_from_ms(time.time_ns() // 1_000_000)
-
-
-def iso_from_ms(ms: float) -> str:
-    ms = int(ms)
-    moment = datetime.fromtimestamp(ms // 1000, tz=UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{ms % 1000:03d}Z"
-
-
-def date_ms(value: Any) -> float:
-    """``new Date(value).getTime()`` for the values session files hold; NaN when invalid."""
-    if value is MISSING:
-        return math.nan
-    if value is None:
-        return 0.0
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, int | float):
-        return float(value)
-    if not isinstance(value, str):
-        return math.nan
-    text = value.strip()
-    if not text:
-        return math.nan
-    try:
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return math.nan
-    if moment.tzinfo is None:
-        # Date-time forms without an offset are local time in JavaScript; date-only forms are UTC.
-        moment = moment.replace(tzinfo=UTC) if _ISO_DATE_ONLY.match(value.strip()) else moment.astimezone()
-    return moment.timestamp() * 1000.0
+    stamp = iso_ms(time.time_ns() // 1_000_000)
+    assert stamp is not None
+    return stamp
 
 
 def uuid7() -> str:

@@ -1,0 +1,206 @@
+"""JavaScript's conversions of JSON values, for the places where pi's behaviour depends on them:
+``new Date(x).getTime()``, ``Date.toISOString()``, ``String(x)`` and ``Array.join``."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from typing import Any
+
+from .jsonl import MISSING
+
+MAX_TIME = 8.64e15  # the largest time a JavaScript Date can hold, in ms either side of 1970
+
+
+# --------------------------------------------------------------------------------------------
+# JavaScript dates
+
+
+_ISO_RE = re.compile(
+    r"([+-]\d{6}|\d{4})(?:-(\d{2})(?:-(\d{2}))?)?"
+    r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?"
+    r"([Zz]|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def js_date_parse(text: str) -> float | None:
+    """``new Date(text).getTime()`` for the date strings found in session files, None if invalid.
+
+    Covers the ISO forms V8 accepts (``toISOString`` output and its shorter variants, any number
+    of fraction digits, ``+HH:MM``/``+HHMM`` offsets, a space instead of ``T``); date-only forms
+    are UTC and date-times without an offset are local time, as in JavaScript. V8's legacy
+    formats (``Jan 2 2025``, ``2025/01/02``) are not recognised and count as invalid.
+    """
+    m = _ISO_RE.fullmatch(text)
+    if m is None:
+        return None
+    year_s, mon_s, day_s, hh_s, mm_s, ss_s, frac_s, zone = m.groups()
+    if year_s == "-000000":
+        return None
+    year = int(year_s)
+    month = int(mon_s) if mon_s else 1
+    day = int(day_s) if day_s else 1
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return None
+    hour = int(hh_s) if hh_s else 0
+    minute = int(mm_s) if mm_s else 0
+    second = int(ss_s) if ss_s else 0
+    ms = int((frac_s or "0")[:3].ljust(3, "0"))
+    if hour == 24:
+        if minute or second or ms:
+            return None
+    elif hour > 23 or minute > 59 or second > 59:
+        return None
+    # MakeDay: days past the end of the month roll over (Feb 30 is Mar 2).
+    days = _days_from_civil(year, month, 1) + day - 1
+    value = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms
+    if zone is None and hh_s is not None:
+        value -= _local_offset_ms(value)
+    elif zone and zone not in "Zz":
+        sign = -1 if zone[0] == "-" else 1
+        digits = zone[1:].replace(":", "")
+        offset = int(digits[:2]) * 60 + (int(digits[2:4]) if len(digits) > 2 else 0)
+        value -= sign * offset * 60_000
+    if abs(value) > MAX_TIME:
+        return None
+    return float(value)
+
+
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    y -= m <= 2
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _local_offset_ms(local_ms: int) -> int:
+    """The local UTC offset (ms) that applies to a wall-clock time, as JavaScript picks it."""
+    try:
+        guess = local_ms / 1000
+        lt = time.localtime(guess)
+        offset = lt.tm_gmtoff
+        lt2 = time.localtime(guess - offset)
+        return lt2.tm_gmtoff * 1000
+    except (OverflowError, OSError, ValueError):
+        return 0
+
+
+def js_date_value(value: Any) -> float | None:
+    """``new Date(value).getTime()`` for a JSON value (None when the Date is invalid)."""
+    if value is MISSING:
+        return None
+    if value is None or value is False:
+        return 0.0
+    if value is True:
+        return 1.0
+    if isinstance(value, int | float):
+        return time_clip(value)
+    if isinstance(value, str):
+        return js_date_parse(value)
+    if isinstance(value, list):
+        return js_date_parse(js_join_value(value))
+    return None  # "[object Object]"
+
+
+def time_clip(value: float) -> float | None:
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if abs(value) > MAX_TIME:
+        return None
+    return float(math.trunc(value)) + 0.0
+
+
+def iso_ms(ms: float | None) -> str | None:
+    """``Date.prototype.toISOString`` (``2025-01-02T03:04:05.678Z``), None for an invalid date."""
+    if ms is None or math.isnan(ms) or abs(ms) > MAX_TIME:
+        return None
+    whole = int(ms)
+    days, rest = divmod(whole, 86_400_000)
+    year, month, day = _civil_from_days(days)
+    hh, rest = divmod(rest, 3_600_000)
+    mm, rest = divmod(rest, 60_000)
+    ss, msec = divmod(rest, 1000)
+    head = f"{year:04d}" if 0 <= year <= 9999 else f"{'+' if year > 0 else '-'}{abs(year):06d}"
+    return f"{head}-{month:02d}-{day:02d}T{hh:02d}:{mm:02d}:{ss:02d}.{msec:03d}Z"
+
+
+def _civil_from_days(z: int) -> tuple[int, int, int]:
+    z += 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + (3 if mp < 10 else -9)
+    return y + (m <= 2), m, d
+
+
+# --------------------------------------------------------------------------------------------
+# JavaScript string conversion (for ids that are not strings and for Array.prototype.join)
+
+
+def js_number_string(x: float | int) -> str:
+    """``String(x)`` for a number."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        if abs(x) < 2**53:
+            return str(x)
+        x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    r = repr(abs(x))
+    mant, _, exp_s = r.partition("e")
+    exp = int(exp_s) if exp_s else 0
+    int_part, _, frac_part = mant.partition(".")
+    if frac_part == "0":
+        frac_part = ""
+    digits = (int_part + frac_part).lstrip("0")
+    # position of the decimal point relative to the start of `digits`
+    n = len(int_part.lstrip("0")) + exp if int_part.strip("0") else exp - (len(frac_part) - len(digits))
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + ("e+" if e >= 0 else "e-") + str(abs(e))
+    return sign + out
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` / template-literal conversion of a JSON value."""
+    if isinstance(value, str):
+        return value
+    if value is MISSING:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int | float):
+        return js_number_string(value)
+    if isinstance(value, list):
+        return js_join_value(value)
+    return "[object Object]"
+
+
+def js_join_value(items: list[Any], sep: str = ",") -> str:
+    """``items.join(sep)``: null and undefined become empty strings."""
+    return sep.join("" if v is None or v is MISSING else js_string(v) for v in items)
+
+
