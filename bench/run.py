@@ -240,6 +240,8 @@ def tool_versions() -> dict:
         "node": out(["node", "--version"]),
         "cpus": os.cpu_count(),
         "pitui_commit": out(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]),
+        # Uncommitted changes under pitui/ are part of what was measured.
+        "pitui_dirty": bool(out(["git", "-C", str(REPO), "status", "--porcelain", "--", "pitui"])),
     }
 
 
@@ -267,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     if work.exists():
         shutil.rmtree(work)
     work.mkdir()
+    versions = tool_versions()
+    load_before = os.getloadavg()[0]
     bench = Bench(data, args.runs, work)
     log(f"pitui: {' '.join(bench.pitui)}")
 
@@ -314,7 +318,9 @@ def main(argv: list[str] | None = None) -> int:
             "query": args.query,
         },
         "pitui_command": bench.pitui,
-        "versions": tool_versions(),
+        "versions": versions,
+        # Other work on the machine inflates wall times: the 1-minute load average before and after.
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         **results,
         "children_cpu_s": round(
             resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
