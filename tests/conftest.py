@@ -46,15 +46,16 @@ class Oracle:
     package: Path
     Error: ClassVar[type[OracleError]] = OracleError  # for tests: ``pytest.raises(oracle.Error)``
 
-    def _run(self, args: list[str], *, stdin: str | None = None, timeout: float = 120) -> str:
+    def _run(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120) -> str:
+        return self._run_bytes(args, stdin=stdin, timeout=timeout).decode()
+
+    def _run_bytes(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120) -> bytes:
         env = {**os.environ, "PI_PKG": str(self.package)}
         try:
             proc = subprocess.run(
                 [self.node, str(ORACLE_SCRIPT), *args],
-                input=stdin,
+                input=stdin.encode() if isinstance(stdin, str) else stdin,
                 capture_output=True,
-                text=True,
-                encoding="utf-8",
                 env=env,
                 timeout=timeout,
                 check=False,
@@ -62,7 +63,8 @@ class Oracle:
         except subprocess.TimeoutExpired:
             raise OracleError(f"oracle {args[0]} took longer than {timeout:.0f}s") from None
         if proc.returncode != 0:
-            raise OracleError(proc.stderr.strip() or f"oracle {args[0]} exited with {proc.returncode}")
+            error = proc.stderr.decode(errors="replace").strip()
+            raise OracleError(error or f"oracle {args[0]} exited with {proc.returncode}")
         return proc.stdout
 
     def open(self, path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -82,6 +84,20 @@ class Oracle:
             return {}
         stdin = "".join(f"{name}\n" for name in names)
         return json.loads(self._run(["open-many", "-"], stdin=stdin, timeout=300 + 2 * len(names)))
+
+    def stringify(self, lines: Iterable[bytes]) -> list[bytes | None]:
+        """How pi writes back each line it read: ``JSON.stringify(JSON.parse(line))`` as UTF-8
+        (pi decodes the file as UTF-8 first), or None for a line that is not JSON."""
+        lines = list(lines)
+        if any(b"\n" in line for line in lines):
+            raise ValueError("a line cannot contain a newline")
+        out = json.loads(self._run(["stringify"], stdin=b"".join(line + b"\n" for line in lines)))
+        return [None if text is None else text.encode() for text in out]
+
+    def rewrite(self, path: str | os.PathLike[str]) -> bytes:
+        """The bytes pi leaves in a copy of ``path`` when it opens it: v1 and v2 files rewritten
+        as v3 (v1 entries get new random ids), other files unchanged."""
+        return self._run_bytes(["rewrite", os.fspath(path)])
 
     def list(self, directory: str | os.PathLike[str], cwd: str | None = None) -> list[dict[str, Any]]:
         """``SessionManager.list()`` of a copy of one folder (paths point at the original)."""

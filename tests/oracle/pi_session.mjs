@@ -6,6 +6,9 @@
 //   node pi_session.mjs open FILE            one session (JSON object)
 //   node pi_session.mjs open-many FILE...    {FILE: session | {"error": message}, ...}
 //   node pi_session.mjs open-many -          the same, file names read from stdin, one a line
+//   node pi_session.mjs stringify < LINES    [JSON.stringify(JSON.parse(line)) or null, ...]
+//   node pi_session.mjs rewrite FILE         the bytes pi leaves in FILE when it opens it (v1 and
+//                                            v2 files are rewritten as v3), from a copy
 //   node pi_session.mjs list DIR [CWD]       SessionManager.list() of one folder (JSON array)
 //   node pi_session.mjs dir CWD [AGENT_DIR]  the folder pi uses for CWD (pi creates it)
 //   node pi_session.mjs version              the version of pi that was loaded
@@ -192,6 +195,43 @@ async function cmdOpenMany(args) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// rewrite: the bytes pi leaves in a file it opens. pi rewrites a file that needs migrating (v1,
+// v2) as v3, every entry through JSON.stringify; other files stay as they are.
+
+async function cmdRewrite(args) {
+  if (args.length !== 1) throw new UsageError("rewrite takes one FILE");
+  const bytes = withTmp((tmp) => {
+    const dir = path.join(tmp, "0");
+    mkdirSync(dir);
+    const copy = path.join(dir, path.basename(args[0]));
+    copyFileSync(args[0], copy);
+    precheck(copy);
+    pi.SessionManager.open(copy, dir);
+    return readFileSync(copy);
+  });
+  await write(bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// stringify: how pi writes what it read. pi writes every entry with JSON.stringify, and when it
+// rewrites a file (migration, fork) it writes JSON.stringify(JSON.parse(line)). For each line on
+// stdin this prints that, or null when the line is not JSON, as one JSON array.
+
+async function cmdStringify(args) {
+  if (args.length !== 0) throw new UsageError("stringify takes no arguments (lines on stdin)");
+  const lines = readFileSync(0, "utf8").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const out = lines.map((line) => {
+    try {
+      return JSON.stringify(JSON.parse(line));
+    } catch {
+      return null;
+    }
+  });
+  await write(`${JSON.stringify(out)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // list, dir, version
 
 const isoOrNull = (date) => (Number.isNaN(date.getTime()) ? null : date.toISOString());
@@ -241,8 +281,17 @@ async function cmdVersion() {
   await write(`${meta.version}\n`);
 }
 
-const COMMANDS = { open: cmdOpen, "open-many": cmdOpenMany, list: cmdList, dir: cmdDir, version: cmdVersion };
-const USAGE = "usage: pi_session.mjs open FILE | open-many FILE...|- | list DIR [CWD] | dir CWD [AGENT_DIR] | version\n";
+const COMMANDS = {
+  open: cmdOpen,
+  "open-many": cmdOpenMany,
+  stringify: cmdStringify,
+  rewrite: cmdRewrite,
+  list: cmdList,
+  dir: cmdDir,
+  version: cmdVersion,
+};
+const USAGE =
+  "usage: pi_session.mjs open FILE | open-many FILE...|- | stringify < LINES | rewrite FILE | list DIR [CWD] | dir CWD [AGENT_DIR] | version\n";
 
 const [command, ...args] = process.argv.slice(2);
 if (!Object.hasOwn(COMMANDS, command ?? "")) {
