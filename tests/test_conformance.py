@@ -20,7 +20,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -522,12 +522,44 @@ NAME = "  Parser fix ✓ (ü)  "
 SUMMARY = "Tried the regex approach; it broke on nested quotes. ✓"
 
 
+_NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
+
+
+def written_as_pi_writes(oracle: Oracle, lines: list[bytes], spelling: list[str]) -> None:
+    """Every line is byte for byte what ``JSON.stringify`` makes of it: compact, non-ASCII as
+    is, keys in order, numbers as JavaScript prints them (``0.000009``, not ``9e-6``).
+
+    A line that differs only in how a number is spelt is added to ``spelling`` (a known pitui
+    bug, reported as an expected failure once the test's other checks have passed)."""
+    for number, (line, canonical) in enumerate(zip(lines, oracle.stringify(lines), strict=True), 1):
+        if line == canonical:
+            continue
+        diff = _byte_diff(line, canonical)
+        if (
+            canonical is not None
+            and _NUMBER.sub(b"#", line) == _NUMBER.sub(b"#", canonical)
+            and json.loads(line) == json.loads(canonical)
+        ):
+            spelling.append(f"line {number} {diff}")
+            continue
+        raise AssertionError(f"line {number} is not written as pi writes it: {diff}")
+
+
+def _byte_diff(ours: bytes, theirs: bytes | None) -> str:
+    if theirs is None:
+        return f"not JSON: {ours[:200]!r}"
+    pairs = enumerate(zip(ours, theirs, strict=False))
+    at = next((i for i, (a, b) in pairs if a != b), min(len(ours), len(theirs)))
+    start = max(0, at - 60)
+    return f"at byte {at}: pitui …{ours[start : at + 40]!r}… pi …{theirs[start : at + 40]!r}…"
+
+
 def check_line(line: bytes, kind: str) -> dict[str, Any]:
-    """A line pi would have written for an entry of ``kind``: compact, keys in pi's order."""
+    """A line for an entry of ``kind`` with pi's keys, in pi's order (the bytes are checked by
+    :func:`written_as_pi_writes`)."""
     text = line.decode("utf-8")
     entry = json.loads(text)
     assert isinstance(entry, dict) and entry.get("type") == kind, f"expected a {kind} entry: {text}"
-    assert text == json.dumps(entry, ensure_ascii=False, separators=(",", ":")), f"not compact JSON: {text}"
     order = PI_KEY_ORDER[kind]
     assert set(entry) <= set(order), f"keys pi does not write for {kind}: {set(entry) - set(order)}"
     assert list(entry) == [k for k in order if k in entry], f"keys not in pi's order {order}: {text}"
@@ -638,6 +670,7 @@ class Before:
     data: bytes
     pi: dict[str, Any]
     raw: dict[str, dict[str, Any]]
+    spelling: list[str] = field(default_factory=list)  # lines that spell a number unlike pi
 
     def kind(self, entry_id: str) -> str:
         e = self.raw.get(entry_id, {})
@@ -713,7 +746,9 @@ def _append_and_check(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run one appending command; the new entry and pi's view after it, both checked."""
     _run_ok(env, args[0], before.path, *args[1:])
-    entry = check_line(_appended_line(before), kind)
+    line = _appended_line(before)
+    written_as_pi_writes(oracle, [line], before.spelling)
+    entry = check_line(line, kind)
     assert entry["id"] not in before.raw, f"the new id {entry['id']} is already in the file"
     after = _same_in_pi_and_pitui(oracle, env, before.path)
     assert after["entryIds"] == [*before.pi["entryIds"], [entry["id"], kind, entry["parentId"]]]
@@ -798,7 +833,7 @@ def _check_label(oracle: Oracle, env: dict[str, str], before: Before, clear: boo
     if clear and not labelled:  # label it first, then clear that
         first, _ = _append_and_check(oracle, env, before, "label", ["label", target, LABEL])
         before = Before(before.path, before.path.read_bytes(), oracle.open(before.path),
-                        {**before.raw, first["id"]: first})
+                        {**before.raw, first["id"]: first}, before.spelling)
     args = ["label", target] if clear else ["label", target, LABEL]
     entry, after = _append_and_check(oracle, env, before, "label", args)
     assert entry["parentId"] == before.pi["leafId"], "a label entry's parent is the current leaf"
@@ -850,6 +885,7 @@ def _check_new_session(
 
     lines = new.read_bytes().split(b"\n")
     assert lines[-1] == b"", "the new file must end with a newline"
+    written_as_pi_writes(oracle, lines[:-1], before.spelling)
     header = check_line(lines[0], "session")
     assert header["version"] == 3
     assert Path(header["parentSession"]).resolve() == before.path.resolve(), "parentSession = the source"
@@ -925,3 +961,62 @@ def test_write_loads_in_pi_as_pitui_reports(
         assert after["context"] == before.pi["context"], "a clone has the source's context"
     else:  # pragma: no cover
         raise AssertionError(write)
+    if before.spelling:
+        pytest.xfail(
+            "known pitui bug, everything else matched: numbers written with orjson's spelling, "
+            f"not JavaScript's: {before.spelling[0]}"
+        )
+
+
+# ----------------------------------------------------------------------------------------------
+# writing to a v1 or v2 file: pitui rewrites it as v3, as pi does when it opens one, then appends
+
+
+OLD_VERSION_FIXTURES = [
+    p for p in FIXTURE_FILES if (lines := parsed_lines(p.read_bytes())) and isinstance(lines[0], dict)
+    and lines[0].get("type") == "session" and _js_number(lines[0].get("version", 1) or 1) < 3
+]
+_QUOTED_ID = re.compile(rb'"([0-9a-f]{8})"')
+
+
+@pytest.mark.parametrize("source", OLD_VERSION_FIXTURES, ids=_test_id)
+def test_write_to_old_version_rewrites_it_as_pi_does(
+    source: Path, oracle: Oracle, pitui_env: dict[str, str], tmp_path: Path
+) -> None:
+    path = tmp_path / source.name
+    shutil.copyfile(source, path)
+    before_pi = oracle.open(path)
+    pi_lines = oracle.rewrite(path).split(b"\n")
+    assert pi_lines.pop() == b""
+    _run_ok(pitui_env, "rename", path, NAME)
+    lines = path.read_bytes().split(b"\n")
+    assert lines.pop() == b"", "the rewritten file must end with a newline"
+    *rewritten, appended = lines
+    assert len(rewritten) == len(pi_lines), (
+        f"pitui rewrote {len(rewritten)} lines, pi {len(pi_lines)} (pi drops lines it cannot parse)"
+    )
+    if ids_regenerated(source.read_bytes()):  # new random ids on both sides: map them by position
+        ids = {
+            json.loads(a)["id"].encode(): json.loads(b)["id"].encode()
+            for a, b in zip(rewritten[1:], pi_lines[1:], strict=True)
+        }
+        rewritten = [_QUOTED_ID.sub(lambda m: b'"' + ids.get(m[1], m[1]) + b'"', line) for line in rewritten]
+    spelling: list[str] = []
+    for number, (ours, theirs) in enumerate(zip(rewritten, pi_lines, strict=True), 1):
+        if ours != theirs:
+            diff = _byte_diff(ours, theirs)
+            only_numbers = _NUMBER.sub(b"#", ours) == _NUMBER.sub(b"#", theirs) and json.loads(ours) == json.loads(
+                theirs
+            )
+            assert only_numbers, f"line {number} differs from pi's rewrite: {diff}"
+            spelling.append(f"line {number} {diff}")
+    written_as_pi_writes(oracle, [appended], spelling)
+    entry = check_line(appended, "session_info")
+    last_entry = json.loads(lines[-2]) if len(lines) > 2 else None  # pitui's own ids
+    assert entry["parentId"] == (last_entry["id"] if last_entry else None), "parent = the last entry"
+    assert entry["name"] == NAME.strip()
+    after = _same_in_pi_and_pitui(oracle, pitui_env, path)
+    assert [row[1] for row in after["entryIds"]] == [row[1] for row in before_pi["entryIds"]] + ["session_info"]
+    assert after["context"] == before_pi["context"]
+    if spelling:
+        pytest.xfail(f"known pitui bug, everything else matched: numbers spelt as orjson does: {spelling[0]}")
