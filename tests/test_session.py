@@ -111,6 +111,8 @@ def test_v1_becomes_a_linear_chain_with_first_kept_index_mapped(tmp_path: Path):
     assert "firstKeptEntryIndex" not in compaction.data
     texts = [m.get("content") or m.get("summary") for m in session.context().messages]
     assert texts == ["S", "m1", "m2"]
+    again = Session.load(str(tmp_path / "v1.jsonl"))
+    assert [e.id for e in again.entries] == [e.id for e in chain], "ids stay the same from one read to the next"
 
 
 def test_v2_hook_message_becomes_custom(tmp_path: Path):

@@ -150,22 +150,34 @@ def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Ite
 
 
 def dumps(value: Any, *, indent: bool = False) -> bytes:
-    """``JSON.stringify(value)``: compact, non-ASCII kept, keys that are MISSING left out.
+    """``JSON.stringify(value)``: compact, non-ASCII kept, keys that are MISSING left out,
+    numbers spelt as JavaScript spells them.
 
     A lone surrogate (which JSON.parse accepts from ``\\ud800``) is written back as that escape,
-    as JSON.stringify writes it; orjson refuses such strings, so they take a slower path.
+    as JSON.stringify writes it; orjson refuses such strings, so they are written beforehand.
     """
     value = _drop_missing(value)
     option = orjson.OPT_INDENT_2 if indent else 0
     try:
         return orjson.dumps(value, option=option)
     except TypeError:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":") if not indent else None,
-                          indent=2 if indent else None, allow_nan=False)
-        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode()
+        return orjson.dumps(_escape_surrogates(value), option=option)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        if _LONE_SURROGATE.search(value) is None:
+            return value
+        text = json.dumps(value, ensure_ascii=False)
+        return orjson.Fragment(_LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode())
+    if isinstance(value, dict):
+        return {k: _escape_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_escape_surrogates(v) for v in value]
+    return value
 
 
 def _drop_missing(value: Any) -> Any:
@@ -173,6 +185,21 @@ def _drop_missing(value: Any) -> Any:
         return {k: _drop_missing(v) for k, v in value.items() if v is not MISSING}
     if isinstance(value, list):
         return [None if v is MISSING else _drop_missing(v) for v in value]
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
-        return int(value)  # JSON.stringify(1.0) is "1"
+    if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)
+                                    and abs(value) >= _SAFE_INTEGER):
+        return _js_number(value)
     return value
+
+
+_SAFE_INTEGER = 2**53
+
+
+def _js_number(value: float | int) -> Any:
+    """A number spelt as JSON.stringify spells it (``0.000009``, not ``9e-6``; ``1``, not ``1.0``)."""
+    from .jsvalues import js_number_string
+
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON.stringify(NaN) is null
+    if isinstance(value, float) and value.is_integer() and abs(value) < _SAFE_INTEGER:
+        return int(value)
+    return orjson.Fragment(js_number_string(value).encode())

@@ -8,6 +8,7 @@ remembers where its line is, and the body is decoded again only when asked for.
 from __future__ import annotations
 
 import gc
+import hashlib
 import math
 import os
 import uuid
@@ -560,12 +561,13 @@ def _migrate(header: dict[str, Any], entries: list[Entry], version: Any) -> None
         header["version"] = 2
         ids: set[str] = set()
         previous: str | None = None
+        seed = str(header.get("id"))
         # firstKeptEntryIndex counts parsed lines with the header at 0.
         all_entries: list[dict[str, Any] | None] = [None]
         all_entries.extend(e.data for e in entries)
-        for entry in entries:
+        for index, entry in enumerate(entries):
             data = entry.data
-            new_id = _unique_id(ids)
+            new_id = _stable_id(seed, index, ids)
             data["id"] = new_id
             data["parentId"] = previous
             entry.id, entry.parent_id = new_id, previous
@@ -603,6 +605,20 @@ def _unique_id(taken: set[str] | dict[Any, Any]) -> str:
 
 
 generate_id = _unique_id
+
+
+def _stable_id(seed: str, index: int, taken: set[str]) -> str:
+    """An id for a v1 entry that is the same on every read (pi draws random ones), so an id
+    shown to the user still names the entry in the next command, and after the file is
+    rewritten as v3."""
+    attempt = 0
+    while True:
+        key = f"{seed}:{index}:{attempt}".encode()
+        candidate = hashlib.blake2b(key, digest_size=4).hexdigest()
+        if candidate not in taken:
+            taken.add(candidate)
+            return candidate
+        attempt += 1
 
 def _describe_bad_line(data: bytes, error: BadLine) -> str:
     if data.strip(b"\x00") == b"":
