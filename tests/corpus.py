@@ -265,7 +265,7 @@ class _Gen:
         r = self.rng
         self.tick(1, 30)
         e = self.base("label")
-        if r.random() < 0.02:
+        if r.random() < 0.02 or not self.by_id:
             e["targetId"] = f"{r.getrandbits(32):08x}"  # a target that is not in the file
         else:
             labelled = [x["id"] for x in self.entries if x["type"] == "label"]
