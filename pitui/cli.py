@@ -33,8 +33,8 @@ def _json_out(value: Any) -> None:
     sys.stdout.buffer.write(dumps(value) + b"\n")
 
 
-def _pretty_json_out(value: Any) -> None:
-    sys.stdout.buffer.write(dumps(value, indent=True) + b"\n")
+def _pretty_json_out(value: Any, prepared: bool = False) -> None:
+    sys.stdout.buffer.write(dumps(value, indent=True, prepared=prepared) + b"\n")
 
 
 # ---------------------------------------------------------------------- sessions by name
@@ -87,7 +87,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             raise CliError(f"{path}: {error.strerror or error}") from None
         if session.header is None:
             raise CliError(f"{path}: empty file: not a pi session yet")
-        _pretty_json_out(report)
+        _pretty_json_out(report, prepared=True)
     else:
         session = _load(path)
         _print_summary(session)

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .jsonl import MISSING
+from .jsonl import MISSING, prepare
 from .jsvalues import js_string
 from .session import Session, context_messages
 
 
 def _id(value: Any) -> Any:
-    return None if value is MISSING else value
+    """An id, type or parent as JSON.stringify writes it inside an array (undefined is null)."""
+    if type(value) is str or value is None:
+        return value
+    return None if value is MISSING else prepare(value)
 
 
 def _put(digest: dict[str, Any], key: str, value: Any) -> None:
     if value is not MISSING:  # JSON.stringify leaves undefined keys out
-        digest[key] = value
+        digest[key] = value if type(value) is str else prepare(value)
 
 
 def message_digest(message: Any) -> dict[str, Any]:
@@ -28,11 +31,12 @@ def message_digest(message: Any) -> dict[str, Any]:
         return {}
     digest: dict[str, Any] = {}
     role = message.get("role", MISSING)
-    if role is not MISSING:
-        digest["role"] = role
+    _put(digest, "role", role)
     content = message.get("content")
     if type(content) is list:
         digest["blocks"] = [b.get("type") if type(b) is dict else None for b in content]
+        if not all(type(t) is str for t in digest["blocks"]):
+            digest["blocks"] = prepare(digest["blocks"])
     elif type(content) is str:
         digest["text"] = content
     if type(role) is str and role in _ROLE_FIELDS:
@@ -56,12 +60,13 @@ def inspect_file(path: str) -> tuple[Session, dict[str, Any]]:
     return session, inspect_session(session)
 
 
-def _defined(value: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if value is None else {k: v for k, v in value.items() if v is not MISSING}
-
-
 def inspect_session(session: Session) -> dict[str, Any]:
-    """Header, entries, leaf, branch, tree, labels, name and context, as the oracle prints them."""
+    """Header, entries, leaf, branch, tree, labels, name and context, as the oracle prints them.
+
+    The result is ready for ``dumps(..., prepared=True)``: every value taken from the file
+    went through :func:`prepare` (ids and types are strings in any file pi wrote; others are
+    prepared where they are put in).
+    """
     tree = session.tree()
     children: dict[str, list[Any]] = {}
     stack = list(tree.roots)
@@ -84,15 +89,16 @@ def inspect_session(session: Session) -> dict[str, Any]:
         messages.extend(message_digest(m) for m in context_messages(entry))
     thinking, model = session.context_settings()
     result: dict[str, Any] = {
-        "header": session.header,
-        "entryIds": [[e.id, e.type, e.parent_id] if e.id and e.type and e.parent_id is not MISSING
+        "header": prepare(session.header),
+        "entryIds": [[e.id, e.type, e.parent_id]
+                     if type(e.id) is str and type(e.type) is str and (e.parent_id is None or type(e.parent_id) is str)
                      else [_id(e.id), _id(e.type), _id(e.parent_id)] for e in session.entries],
-        "leafId": session.leaf_id,
+        "leafId": session.leaf_id if session.leaf_id is MISSING else _id(session.leaf_id),
         "branch": [_id(e.id) for e in session.branch()],
         "tree": {"roots": [_id(r.id) for r in tree.roots], "children": children},
-        "labels": labels,
+        "labels": prepare(labels),
         "name": session.name,
-        "context": {"model": _defined(model), "thinkingLevel": thinking, "messages": messages},
+        "context": {"model": prepare(model), "thinkingLevel": prepare(thinking), "messages": messages},
     }
     if result["leafId"] is MISSING:
         del result["leafId"]

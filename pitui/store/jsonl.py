@@ -149,14 +149,17 @@ def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Ite
         start = end + 1
 
 
-def dumps(value: Any, *, indent: bool = False) -> bytes:
+def dumps(value: Any, *, indent: bool = False, prepared: bool = False) -> bytes:
     """``JSON.stringify(value)``: compact, non-ASCII kept, keys that are MISSING left out,
     numbers spelt as JavaScript spells them.
 
     A lone surrogate (which JSON.parse accepts from ``\\ud800``) is written back as that escape,
     as JSON.stringify writes it; orjson refuses such strings, so they are written beforehand.
+    ``prepared``: the value already went through :func:`prepare` (a large report need not be
+    walked twice).
     """
-    value = _drop_missing(value)
+    if not prepared:
+        value = prepare(value)
     option = orjson.OPT_INDENT_2 if indent else 0
     try:
         return orjson.dumps(value, option=option)
@@ -180,11 +183,12 @@ def _escape_surrogates(value: Any) -> Any:
     return value
 
 
-def _drop_missing(value: Any) -> Any:
+def prepare(value: Any) -> Any:
+    """A JSON value ready for orjson: MISSING keys dropped, numbers spelt as JavaScript does."""
     if isinstance(value, dict):
-        return {k: _drop_missing(v) for k, v in value.items() if v is not MISSING}
+        return {k: prepare(v) for k, v in value.items() if v is not MISSING}
     if isinstance(value, list):
-        return [None if v is MISSING else _drop_missing(v) for v in value]
+        return [None if v is MISSING else prepare(v) for v in value]
     if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)
                                     and abs(value) >= _SAFE_INTEGER):
         return _js_number(value)
