@@ -22,9 +22,9 @@ def ids(entries):
 def test_split_lines_only_on_newline_and_trims_like_javascript():
     data = "\ufeff".encode() + b'{"a":"x\xe2\x80\xa8y"}\r\n\n   \n{"b":1}\n\n'
     got = list(split_lines(data))
-    assert [r.number for r in got] == [1, 4]
-    assert parse_line(got[0].data) == {"a": "x\u2028y"}
-    assert got[1].offset == data.index(b'{"b"')
+    assert [number for number, _, _ in got] == [1, 4]
+    assert parse_line(got[0][2]) == {"a": "x\u2028y"}
+    assert got[1][1] == data.index(b'{"b"')
 
 
 def test_parse_line_accepts_what_json_parse_accepts_and_rejects_the_rest():

@@ -68,18 +68,23 @@ def inspect_session(session: Session) -> dict[str, Any]:
     prepared where they are put in).
     """
     tree = session.tree()
+    # The oracle flattens the tree from the roots down, so entries caught in a parentId cycle
+    # (unreachable from any root) are not listed; a node placed twice (duplicate ids) has the
+    # same children both times.
     children: dict[str, list[Any]] = {}
     stack = list(tree.roots)
-    seen: set[int] = set()
+    pop, push, children_of = stack.pop, stack.extend, tree.children.get
     while stack:
-        node = stack.pop()
-        if id(node) in seen:  # a node reachable twice (duplicate ids) has the same children
+        node = pop()
+        kids = children_of(node.id)
+        if kids is None:
             continue
-        seen.add(id(node))
-        kids = tree.children.get(node.id)
-        if kids:
-            children[js_string(node.id)] = [_id(k.id) for k in kids]
-            stack.extend(kids)
+        key = node.id if type(node.id) is str else js_string(node.id)
+        if key in children:
+            continue
+        ids = [k.id for k in kids]
+        children[key] = ids if all(type(i) is str for i in ids) else [_id(k.id) for k in kids]
+        push(kids)
     labels: dict[str, Any] = {}
     for entry in session.entries:
         if entry.id in session.labels:

@@ -11,7 +11,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
@@ -118,16 +118,10 @@ def _strip_js_whitespace(data: bytes, *, start: bool) -> int:
             return count
 
 
-class RawLine(NamedTuple):
-    """One line of a file: its 1-based number, byte offset and bytes (without the newline)."""
-
-    number: int
-    offset: int
-    data: bytes
-
-
-def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Iterator[RawLine]:
-    """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")``.
+def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Iterator[tuple[int, int, bytes]]:
+    """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")``, as
+    ``(1-based line number, byte offset, bytes without the newline)``: plain tuples, since a
+    100,000-line file makes 100,000 of them.
 
     Only ``\\n`` separates lines (U+2028 inside a string is not a line break). Whitespace at the
     very start and end of the content (a BOM, say) is dropped, as ``trim()`` drops it.
@@ -144,7 +138,7 @@ def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Ite
             end = tail
         line = data[start:end]  # one line at a time: a 100 MB file is never copied whole
         if line[:1] == b"{" or not _is_js_blank(line):
-            yield RawLine(number, base_offset + start, line)
+            yield number, base_offset + start, line
         number += 1
         start = end + 1
 
