@@ -53,9 +53,12 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
 
     catalog = Catalog()
     for sessions in (lambda: catalog.list(cwd, session_dir), catalog.list_all):
-        matches = [s for s in sessions() if isinstance(s.id, str) and s.id.startswith(ref)]
-        if matches:
-            return matches[0].path
+        matches = {s.path: s for s in sessions() if isinstance(s.id, str) and s.id.startswith(ref)}
+        if len(matches) == 1:
+            return next(iter(matches))
+        if matches:  # pi would take the newest; a write to the wrong session is worse than a question
+            shown = ", ".join(f"{s.id} ({s.path})" for s in list(matches.values())[:3])
+            raise CliError(f"{len(matches)} sessions match {ref!r}: {shown}; give a longer prefix")
     raise CliError(f"no session found matching {ref!r}")
 
 

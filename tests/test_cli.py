@@ -142,3 +142,13 @@ def test_demo_works_on_a_fresh_copy(tmp_path: Path):
     assert all("/pitui-demo-" in s["path"] for s in sessions)
     packaged = Path(__file__).resolve().parents[1] / "pitui" / "demo"
     assert not any(str(packaged) in s["path"] for s in sessions)
+
+
+def test_an_ambiguous_id_prefix_is_refused(tmp_path: Path, agent):
+    folder = Path(agent["PI_CODING_AGENT_DIR"]) / "sessions" / "--home-me-proj--"
+    for suffix in ("1", "2"):
+        write(folder / f"s{suffix}.jsonl", header(id=f"abcd000{suffix}-2222-4333-8444-555555555555"),
+              msg("a", None))
+    result = pitui("label", "abcd", "a", "x", env=agent, cwd=str(tmp_path))
+    assert result.returncode == 1 and "2 sessions match 'abcd'" in result.stderr
+    assert pitui("label", "abcd0002", "a", "x", env=agent, cwd=str(tmp_path)).returncode == 0
