@@ -289,6 +289,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- parsing
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pitui")
+    except PackageNotFoundError:  # running from a source tree
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions")
@@ -296,6 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="pitui", parents=[common],
                                      description="Browse, search and edit pi coding-agent sessions.")
+    parser.add_argument("--version", action="version", version=f"pitui {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, func: Any, help: str) -> argparse.ArgumentParser:
