@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -21,12 +23,16 @@ class CliError(Exception):
     """A user error: printed as one line, exit status 1, nothing written."""
 
 
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSAFE_IN_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def safe(text: str) -> str:
-    """Session text is untrusted: control characters (terminal escapes) are never printed."""
-    return _UNSAFE.sub(" ", text)
+def safe(text: str, *, multiline: bool = False) -> str:
+    """Session text is untrusted: control characters (terminal escapes) are never printed, and
+    a one-line field cannot break into lines that look like pitui's own output. Lone
+    surrogates (which JSON allows) become U+FFFD, as the terminal could not take them."""
+    pattern = _UNSAFE if multiline else _UNSAFE_IN_LINE
+    return pattern.sub(lambda m: "\ufffd" if m.group() >= "\ud800" else " ", text)
 
 
 def _json_out(value: Any) -> None:
@@ -48,7 +54,11 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
             raise CliError(f"{ref}: no such file")
         if os.path.isdir(ref):
             raise CliError(f"{ref}: is a folder, not a session file")
+        if not os.path.isfile(ref):  # a FIFO or a device would block or never end
+            raise CliError(f"{ref}: not a regular file")
         return ref
+    if not ref.strip():
+        raise CliError("an empty session name")
     from .store.catalog import Catalog
 
     catalog = Catalog()
@@ -95,7 +105,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         session = _load(path)
         _print_summary(session)
     for problem in session.problems:
-        print(f"pitui: skipped {problem}", file=sys.stderr)
+        print(f"pitui: {safe(str(problem))}", file=sys.stderr)
     return 0
 
 
@@ -156,7 +166,7 @@ def _print_rows(sessions: Sequence[Any], show_cwd: bool) -> None:
         if show_cwd and info.cwd:
             cwd = "~" + info.cwd[len(home):] if info.cwd.startswith(home) else info.cwd
             where = f"  {safe(cwd)}"
-        print(f"{str(info.id)[:8]:8}  {_age(info.modified, now_ms):>4}  {info.message_count:>5}  "
+        print(f"{safe(str(info.id))[:8]:8}  {_age(info.modified, now_ms):>4}  {info.message_count:>5}  "
               f"{_one_line(title, 72)}{where}")
 
 
@@ -244,7 +254,7 @@ def cmd_branch(args: argparse.Namespace) -> int:
         print(result.entry_id)
     if result.prompt_text:
         print("The chosen message, to ask again:", file=sys.stderr)
-        print(safe(result.prompt_text), file=sys.stderr)
+        print(safe(result.prompt_text, multiline=True), file=sys.stderr)
     return 0
 
 
@@ -278,12 +288,26 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.leaf:
         leaf = _write_action(actions.resolve_entry, session, args.leaf).id
     text = export_html(session, leaf) if args.format == "html" else export_markdown(session, leaf)
+    text = text.encode("utf-8", "replace").decode()  # lone surrogates cannot be written
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        _write_whole(args.output, text)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(safe(text, multiline=True) if sys.stdout.isatty() else text)
     return 0
+
+
+def _write_whole(path: str, text: str) -> None:
+    """Write a file so that it is never seen half-written (an existing one is replaced whole)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".pitui-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 # ---------------------------------------------------------------------- parsing
@@ -299,11 +323,19 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions")
-    common.add_argument("--session-dir", metavar="DIR", help="the session folder (as pi's --session-dir)")
+    def common_options(suppress: bool) -> argparse.ArgumentParser:
+        # Given before or after the command: the subcommand's copy must not reset the value
+        # given before it, so there its default is "absent".
+        default = {"default": argparse.SUPPRESS} if suppress else {}
+        options = argparse.ArgumentParser(add_help=False)
+        options.add_argument("--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions",
+                             **default)
+        options.add_argument("--session-dir", metavar="DIR", help="the session folder (as pi's --session-dir)",
+                             **default)
+        return options
 
-    parser = argparse.ArgumentParser(prog="pitui", parents=[common],
+    common = common_options(suppress=True)
+    parser = argparse.ArgumentParser(prog="pitui", parents=[common_options(suppress=False)],
                                      description="Browse, search and edit pi coding-agent sessions.")
     parser.add_argument("--version", action="version", version=f"pitui {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -350,36 +382,51 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # A short-lived command builds large object graphs without reference cycles: the cyclic
-    # collector would only walk them again and again.
-    gc.disable()
     parser = build_parser()
     args = parser.parse_args(argv)
     args.cwd = os.getcwd()
+    # A command builds large object graphs without reference cycles: the cyclic collector
+    # would only walk them again and again.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
         if args.demo:
-            from .store.demo import install_demo
-
-            demo = install_demo()
-            os.environ[paths.AGENT_DIR_ENV] = demo.agent_dir
-            os.environ.pop(paths.SESSION_DIR_ENV, None)
-            args.cwd = demo.cwd
+            _use_demo(args)
         if args.command is None:
             parser.print_help()
             return 0
         return args.func(args)
     except CliError as error:
-        print(f"pitui: {error}", file=sys.stderr)
+        print(f"pitui: {safe(str(error))}", file=sys.stderr)
         return 1
-    except OSError as error:  # a folder that cannot be read, a full disk, ...
-        where = f"{error.filename}: " if error.filename else ""
-        print(f"pitui: {where}{error.strerror or error}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (| head): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as error:  # a folder that cannot be read, a full disk, ...
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"pitui: {safe(where + str(error.strerror or error))}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _use_demo(args: argparse.Namespace) -> None:
+    """Point pitui at a fresh copy of the demo sessions, removed again at exit unless the
+    command prints a path into it (fork, clone)."""
+    import atexit
+    import shutil
+
+    from .store.demo import install_demo
+
+    demo = install_demo()
+    os.environ[paths.AGENT_DIR_ENV] = demo.agent_dir
+    os.environ.pop(paths.SESSION_DIR_ENV, None)
+    args.cwd = demo.cwd
+    if args.command not in ("fork", "clone"):
+        atexit.register(shutil.rmtree, os.path.dirname(demo.agent_dir), ignore_errors=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -43,7 +43,7 @@ def test_inspect_reports_skipped_lines_on_stderr(tmp_path: Path):
     path = write(tmp_path / "s.jsonl", header(), msg("a", None), raw=b"oops\n")
     result = pitui("inspect", str(path))
     assert result.returncode == 0
-    assert f"skipped {path}:3: not valid JSON" in result.stderr
+    assert f"pitui: {path}:3: skipped: not valid JSON" in result.stderr
     assert "entries   1" in result.stdout
 
 
@@ -152,3 +152,27 @@ def test_an_ambiguous_id_prefix_is_refused(tmp_path: Path, agent):
     result = pitui("label", "abcd", "a", "x", env=agent, cwd=str(tmp_path))
     assert result.returncode == 1 and "2 sessions match 'abcd'" in result.stderr
     assert pitui("label", "abcd0002", "a", "x", env=agent, cwd=str(tmp_path)).returncode == 0
+
+
+def test_options_count_before_and_after_the_command(tmp_path: Path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PI_CODING_AGENT_DIR": str(tmp_path / "empty-agent")}
+    for args in (["--demo", "ls", "--all", "--json"], ["ls", "--all", "--json", "--demo"]):
+        result = pitui(*args, env=env)
+        assert result.returncode == 0 and len(json.loads(result.stdout)) >= 3, (args, result.stderr)
+
+
+def test_fifos_and_folders_are_refused_without_reading(tmp_path: Path):
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    result = pitui("inspect", str(fifo))
+    assert result.returncode == 1 and "not a regular file" in result.stderr
+    assert "is a folder" in pitui("inspect", str(tmp_path) + "/").stderr
+
+
+def test_a_name_cannot_fake_output_lines_and_errors_carry_no_escapes(tmp_path: Path):
+    path = write(tmp_path / "s.jsonl", header(), msg("a", None),
+                 entry("session_info", "n", "a", n=1, name="x\nfile      /etc/evil"))
+    result = pitui("inspect", str(path))
+    assert not any(line.startswith("file      /etc/evil") for line in result.stdout.splitlines())
+    bad = pitui("label", str(path), "\x1b[2J", "x")
+    assert bad.returncode == 1 and "\x1b" not in bad.stderr

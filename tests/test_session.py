@@ -45,10 +45,10 @@ def test_bad_and_torn_lines_are_skipped_and_reported_with_line_numbers(tmp_path:
     session = Session.load(str(path))
     assert ids(session.entries) == ["a", "b"]
     assert session.leaf_id == "b"
-    assert [(p.line, p.reason.split(":")[0]) for p in session.problems] == [
-        (3, "not valid JSON (Expecting value at column 1)"),
-        (4, "a line of NUL bytes (a crash while writing?)"),
-        (6, "incomplete last line (still being written?)"),
+    assert [(p.line, p.reason) for p in session.problems] == [
+        (3, "skipped: not valid JSON (Expecting value at column 1)"),
+        (4, "skipped: a line of NUL bytes (a crash while writing?)"),
+        (6, "skipped: an incomplete last line (still being written?)"),
     ]
     assert all(p.path == str(path) for p in session.problems)
 

@@ -265,19 +265,19 @@ class Session:
                 continue
             if not isinstance(value, dict):
                 if value is None:  # pi itself fails on such a file (null.type)
-                    session.problems.append(Problem(where, number, "a null line: ignored"))
+                    session.problems.append(Problem(where, number, "skipped: a null line"))
                     continue
                 # pi keeps any other JSON value as an entry with no type, id or parent.
-                session.problems.append(Problem(where, number, "not a JSON object: an entry without id"))
+                session.problems.append(Problem(where, number, "not a JSON object: kept as an entry without id, as pi keeps it"))
                 value = {}
             kind = value.get("type")
             if kind == "session":
-                session.problems.append(Problem(where, number, "a second session header: ignored"))
+                session.problems.append(Problem(where, number, "skipped: a second session header"))
                 continue
             entries.append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
         if session.torn_tail and session.problems and session.problems[-1].line == last_number:
             last = session.problems[-1]
-            session.problems[-1] = Problem(last.path, last.line, "incomplete last line (still being written?)")
+            session.problems[-1] = Problem(last.path, last.line, "skipped: an incomplete last line (still being written?)")
         if header is None:
             if session.problems:
                 raise NotASessionError(f"{where}: no readable line: not a pi session")
@@ -622,5 +622,5 @@ def _stable_id(seed: str, index: int, taken: set[str]) -> str:
 
 def _describe_bad_line(data: bytes, error: BadLine) -> str:
     if data.strip(b"\x00") == b"":
-        return "a line of NUL bytes (a crash while writing?): skipped"
-    return f"{error}: skipped"
+        return "skipped: a line of NUL bytes (a crash while writing?)"
+    return f"skipped: {error}"
