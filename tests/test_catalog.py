@@ -383,6 +383,41 @@ def test_replaced_or_shrunk_files_are_read_again_whole(tmp_path, cat):
     assert got.id == "SHORT" and got.message_count == 1
 
 
+def test_lone_surrogates_are_cached_and_searched(tmp_path, cat):
+    # JSON.parse takes "\\ud800"; SQLite cannot store such a string as text.
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text(
+        line(header("a", cwd="/p\\udc00q")).replace("\\\\udc00", "\\udc00")
+        + '{"type":"message","id":"m\\ud801","message":{"role":"user","content":"hi \\ud800 there","timestamp":5}}\n'
+        + '{"type":"session_info","name":"n \\udfff"}\n',
+        encoding="utf-8",
+    )
+    expected = info_of(folder / "a.jsonl")
+    assert expected is not None and expected.first_message == "hi \ud800 there"
+    for _ in range(2):  # scanned, then from the cache
+        got = cat.list_dir(str(folder))
+        assert [i.to_json() for i in got] == [expected.to_json()]
+    assert cat.messages(got[0]) == [("m\ud801", "user", "hi \ud800 there")]
+    for built in (False, True):
+        if built:
+            cat.build_index()
+        hits = cat.search('"\ud800 there"', got)
+        assert [(h.info.id, h.entry_id) for h in hits] == [("a", "m\ud801")]
+        assert [h.info.id for h in cat.search("there", got)] == ["a"]
+
+
+def test_file_name_that_is_not_utf8(tmp_path, cat):
+    folder = tmp_path / "s"
+    folder.mkdir()
+    with open(os.path.join(os.fsencode(folder), b"a\xff.jsonl"), "w") as f:
+        f.write(line(header("a")))
+    for _ in range(2):  # scanned, then from the cache
+        got = cat.list_dir(str(folder))
+        assert [i.path for i in got] == [str(folder / "a\udcff.jsonl")]
+    assert cat.stats["hits"] == 1
+
+
 def test_corrupt_cache_is_rebuilt_silently(tmp_path):
     folder = tmp_path / "s"
     write(folder / "a.jsonl", header("a"))

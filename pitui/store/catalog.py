@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import math
 import os
 import re
@@ -220,11 +221,11 @@ class ScanState:
         for key in ("id", "parent"):
             if d[key] is MISSING:
                 del d[key]
-        return orjson.dumps(d)
+        return _dump(d)
 
     @classmethod
     def from_blob(cls, blob: bytes) -> ScanState:
-        d = orjson.loads(blob)
+        d = _load(blob)
         state = cls()
         for slot in ScanState.__slots__:
             if slot in d:
@@ -401,6 +402,7 @@ class ScanResult:
     ino: int
     dev: int
     check: bytes  # digest of the bytes before state.offset, to tell a grown file from a new one
+    packed: tuple[bytes, bytes] | None = None  # the rows as _pack_rows stores them (rows emptied)
 
 
 def _check_digest(fd: int, offset: int) -> bytes:
@@ -494,9 +496,69 @@ def _scan_job(path: str, blob: bytes | None, check: bytes | None) -> tuple[str, 
         if not same:
             state = None
     try:
-        return "ok", (scan_file(path, state), state is not None)
+        result = scan_file(path, state)
     except OSError as error:
         return "error", _os_reason(error)
+    if result.rows:
+        result.packed = _pack_rows(result.rows)
+        result.rows = []
+    return "ok", (result, state is not None)
+
+
+def _pack_rows(rows: Sequence[Row]) -> tuple[bytes, bytes]:
+    """A session's text rows as the cache stores them: ``(meta, text)`` where ``text`` is the
+    UTF-8 of the texts joined by spaces (pi's ``allMessagesText``) and ``meta`` lists
+    ``(offset, entry id, role, length)`` per row. Done where the file was scanned, so that only
+    two byte strings travel back from a worker."""
+    meta = [(off, eid, role, len(text)) for off, eid, role, text in rows]
+    return _dump(meta), _utf8(" ".join([row[3] for row in rows]))
+
+
+def _unpack_rows(meta_blob: bytes, text_blob: bytes) -> list[Row]:
+    text = _from_utf8(text_blob)
+    out: list[Row] = []
+    pos = 0
+    for off, eid, role, n in _load(meta_blob):
+        out.append((off, eid, role, text[pos : pos + n]))
+        pos += n + 1
+    return out
+
+
+def _dump(value: Any) -> bytes:
+    """JSON; for what orjson cannot write (a string with a lone surrogate, an integer beyond 64
+    bits: both come from lines JSON.parse takes), ``M`` and marshal's bytes."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return b"M" + marshal.dumps(value)
+
+
+def _load(blob: bytes) -> Any:
+    if blob[:1] == b"M":
+        return marshal.loads(blob[1:])
+    return orjson.loads(blob)
+
+
+def _utf8(text: str) -> bytes:
+    """UTF-8, keeping lone surrogates (which JSON.parse accepts from ``\\ud800``)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _from_utf8(blob: bytes | str) -> str:
+    return blob if isinstance(blob, str) else blob.decode("utf-8", "surrogatepass")
+
+
+def _db_text(text: str | None) -> str | bytes | None:
+    """A string for a TEXT column: as it is, or its bytes when it holds a lone surrogate (which
+    SQLite cannot take as text: from a ``\\ud800`` in a line, or a file name that is not UTF-8);
+    :func:`_from_utf8` reads both back."""
+    if text is None or text.isascii():
+        return text
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return _utf8(text)
+    return text
 
 
 def _scan_batch(jobs: list[tuple[str, bytes | None, bytes | None]]) -> list[tuple[str, Any]]:
@@ -517,11 +579,13 @@ def _os_reason(error: OSError) -> str:
 # The cache
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APP_ID = 0x70697475  # "pitu"
 DB_NAME = "catalog.sqlite3"
-SID_SHIFT = 40  # texts.k = sid << SID_SHIFT | byte offset of the line
 
+# sessions: one row per file seen. texts: one row per session with message text (_pack_rows), a
+# single row because one insert per message made storing cost as much as scanning. texts_fts: a
+# trigram index of each session's lower-cased text, rowid = sid (filled by build_index).
 _SCHEMA = """
 CREATE TABLE sessions(
   sid INTEGER PRIMARY KEY,
@@ -544,7 +608,7 @@ CREATE TABLE sessions(
   chk BLOB NOT NULL,
   indexed INTEGER NOT NULL DEFAULT 0
 );
-CREATE TABLE texts(k INTEGER PRIMARY KEY, eid TEXT, role INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE TABLE texts(sid INTEGER PRIMARY KEY, meta BLOB NOT NULL, text BLOB NOT NULL);
 CREATE VIRTUAL TABLE texts_fts USING fts5(
   text, content='', detail=none, tokenize='trigram case_sensitive 1'
 );
@@ -562,34 +626,44 @@ def cache_dir_default() -> str:
 
 
 def _json_or_null(value: Any) -> bytes | None:
-    return None if value is MISSING else orjson.dumps(value)
+    return None if value is MISSING else _dump(value)
 
 
 def _from_json(blob: bytes | None) -> Any:
-    return MISSING if blob is None else orjson.loads(blob)
+    return MISSING if blob is None else _load(blob)
 
 
 def _info_from_row(row: tuple[Any, ...]) -> SessionInfo:
     (_, path, size, mtime_ns, _, _, _, _, id_blob, cwd, name, parent, created, modified, count, first) = row
     parent_value = _from_json(parent)
     return SessionInfo(
-        path=path,
+        path=_from_utf8(path),
         id=_from_json(id_blob),
-        cwd=cwd,
-        name=name,
+        cwd=_from_utf8(cwd),
+        name=None if name is None else _from_utf8(name),
         parent_session_path=None if parent_value is MISSING else parent_value,
         created=created,
         modified=math.nan if modified is None else modified,
         message_count=count,
-        first_message=first,
+        first_message=_from_utf8(first),
         size=size,
         mtime_ns=mtime_ns,
     )
 
 
 def fts_lower(text: str) -> str:
-    """The form of message text the trigram index holds (``toLowerCase``)."""
-    return text.lower()
+    """The form of message text the trigram index holds (``toLowerCase``; a lone surrogate,
+    which SQLite cannot take, becomes U+FFFD on both sides of a lookup)."""
+    low = text.lower()
+    if not low.isascii():
+        try:
+            low.encode()
+        except UnicodeEncodeError:
+            low = _SURROGATE.sub("\ufffd", low)
+    return low
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Catalog:
@@ -656,14 +730,18 @@ class Catalog:
     def _open_file(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.db_path, timeout=10, isolation_level=None, check_same_thread=False)
         try:
+            # Bigger pages (taken only by a new file) store the session texts in fewer pieces.
+            conn.execute("PRAGMA page_size=16384")
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            # No fsync: this is a cache. A crash of the program loses nothing (WAL); a power
+            # loss may lose recent rows (the files are scanned again) or damage the file, which
+            # is then rebuilt. Syncing made writing the cache cost more than twice as much.
+            conn.execute("PRAGMA synchronous=OFF")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             app = conn.execute("PRAGMA application_id").fetchone()[0]
-            conn.create_function("lower_js", 1, fts_lower, deterministic=True)
             if version == SCHEMA_VERSION and app == APP_ID:
                 conn.execute("SELECT sid, path, state, chk, indexed FROM sessions LIMIT 1").fetchall()
-                conn.execute("SELECT k, eid, role, text FROM texts LIMIT 1").fetchall()
+                conn.execute("SELECT sid, meta, text FROM texts LIMIT 1").fetchall()
                 conn.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH '\"abc\"' LIMIT 1").fetchall()
                 return conn
             tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -675,7 +753,6 @@ class Catalog:
             raise
 
     def _init(self, conn: sqlite3.Connection) -> sqlite3.Connection:
-        conn.create_function("lower_js", 1, fts_lower, deterministic=True)
         with contextlib.suppress(sqlite3.Error):
             conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("BEGIN")
@@ -871,12 +948,12 @@ class Catalog:
     def _rows_for(self, conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, tuple[Any, ...]]:
         rows: dict[str, tuple[Any, ...]] = {}
         for i in range(0, len(paths), 500):
-            chunk = paths[i : i + 500]
+            chunk = [_db_text(path) for path in paths[i : i + 500]]
             marks = ",".join("?" * len(chunk))
             for row in conn.execute(
                 f"SELECT {_ROW_COLS}, state, chk, indexed FROM sessions WHERE path IN ({marks})", chunk
             ):
-                rows[row[1]] = row
+                rows[_from_utf8(row[1])] = row
         return rows
 
     def _store(
@@ -904,22 +981,20 @@ class Catalog:
                 old = old_sids.get(path)
                 sid = old[0] if old else None
                 indexed = bool(old and old[2])
-                if sid is not None:
-                    keep_below = old[1] if resumed else 0
-                    self._drop_texts(conn, sid, keep_below, indexed)
                 final = result.final
                 values = (
-                    path, result.size, result.mtime_ns, result.ino, result.dev,
+                    _db_text(path), result.size, result.mtime_ns, result.ino, result.dev,
                     1 if info is not None else 0,
                     None if info is not None else problems.get(path),
                     _json_or_null(final.id) if final.header == 1 else None,
-                    final.cwd, final.name,
+                    _db_text(final.cwd), _db_text(final.name),
                     _json_or_null(final.parent) if final.header == 1 else None,
                     info.created if info else None,
                     None if info is None or math.isnan(info.modified) else info.modified,
-                    final.count, final.first or NO_MESSAGES,
+                    final.count, _db_text(final.first or NO_MESSAGES),
                     result.state.to_blob(), result.check,
                 )
+                packed = result.packed or (_pack_rows(result.rows) if result.rows else None)
                 if sid is None:
                     sid = conn.execute(
                         "INSERT INTO sessions(path, size, mtime_ns, ino, dev, ok, reason, id, cwd, name, parent,"
@@ -927,6 +1002,8 @@ class Catalog:
                         " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         values,
                     ).lastrowid
+                    if packed is not None:
+                        conn.execute("INSERT INTO texts(sid, meta, text) VALUES (?,?,?)", (sid, *packed))
                 else:
                     conn.execute(
                         "UPDATE sessions SET path=?, size=?, mtime_ns=?, ino=?, dev=?, ok=?, reason=?, id=?,"
@@ -934,35 +1011,44 @@ class Catalog:
                         " WHERE sid=?",
                         (*values, sid),
                     )
-                base = sid << SID_SHIFT
-                if result.rows:
-                    rows = [(base | off, eid, role, text) for off, eid, role, text in result.rows]
-                    conn.executemany("INSERT INTO texts(k, eid, role, text) VALUES (?,?,?,?)", rows)
-                    if indexed:
-                        # Keep an indexed session's index whole; new sessions wait for build_index.
-                        conn.executemany(
-                            "INSERT INTO texts_fts(rowid, text) VALUES (?,?)",
-                            [(k, fts_lower(text)) for k, _, _, text in rows],
-                        )
+                    self._replace_texts(conn, sid, old[1] if resumed else 0, indexed, packed)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
             raise
 
-    def _drop_texts(self, conn: sqlite3.Connection, sid: int, keep_below: int, indexed: bool) -> None:
-        lo = (sid << SID_SHIFT) | keep_below
-        hi = (sid + 1) << SID_SHIFT
-        if indexed:
-            old = conn.execute("SELECT k, text FROM texts WHERE k >= ? AND k < ?", (lo, hi)).fetchall()
-            conn.executemany(
-                "INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', ?, ?)",
-                [(k, fts_lower(text)) for k, text in old],
+    def _replace_texts(
+        self, conn: sqlite3.Connection, sid: int, keep_below: int, indexed: bool, packed: tuple[bytes, bytes] | None
+    ) -> None:
+        """Keep a session's stored rows of lines before ``keep_below`` and add the new ones (an
+        indexed session's index document is replaced too: new sessions wait for build_index)."""
+        row = conn.execute("SELECT meta, text FROM texts WHERE sid = ?", (sid,)).fetchone()
+        old_text = None
+        if row is not None:
+            if keep_below:
+                kept = [r for r in _unpack_rows(*row) if r[0] < keep_below]
+                if kept:
+                    new_rows = _unpack_rows(*packed) if packed is not None else []
+                    packed = _pack_rows(kept + new_rows)
+            if indexed:
+                old_text = _from_utf8(row[1])
+        if indexed and old_text is not None:
+            conn.execute(
+                "INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', ?, ?)", (sid, fts_lower(old_text))
             )
-        conn.execute("DELETE FROM texts WHERE k >= ? AND k < ?", (lo, hi))
+        if packed is None:
+            if row is not None:
+                conn.execute("DELETE FROM texts WHERE sid = ?", (sid,))
+            return
+        conn.execute("INSERT OR REPLACE INTO texts(sid, meta, text) VALUES (?,?,?)", (sid, *packed))
+        if indexed:
+            conn.execute(
+                "INSERT INTO texts_fts(rowid, text) VALUES (?,?)", (sid, fts_lower(_from_utf8(packed[1])))
+            )
 
     def _drop_session(self, conn: sqlite3.Connection, sid: int, indexed: bool) -> None:
-        self._drop_texts(conn, sid, 0, indexed)
+        self._replace_texts(conn, sid, 0, indexed, None)
         conn.execute("DELETE FROM sessions WHERE sid = ?", (sid,))
 
     # -- text and search ---------------------------------------------------------------------
@@ -970,19 +1056,17 @@ class Catalog:
     def _sids(self, conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for i in range(0, len(paths), 500):
-            chunk = list(paths[i : i + 500])
+            chunk = [_db_text(path) for path in paths[i : i + 500]]
             marks = ",".join("?" * len(chunk))
             for sid, path in conn.execute(
                 f"SELECT sid, path FROM sessions WHERE ok = 1 AND path IN ({marks})", chunk
             ):
-                out[path] = sid
+                out[_from_utf8(path)] = sid
         return out
 
-    def _rows_of(self, conn: sqlite3.Connection, sid: int) -> list[tuple[int, str | None, int, str]]:
-        return conn.execute(
-            "SELECT k, eid, role, text FROM texts WHERE k >= ? AND k < ? ORDER BY k",
-            (sid << SID_SHIFT, (sid + 1) << SID_SHIFT),
-        ).fetchall()
+    def _rows_of(self, conn: sqlite3.Connection, sid: int) -> list[Row]:
+        row = conn.execute("SELECT meta, text FROM texts WHERE sid = ?", (sid,)).fetchone()
+        return [] if row is None else _unpack_rows(*row)
 
     def messages(self, info: SessionInfo | str) -> list[tuple[str | None, str, str]]:
         """The texts pi searches in, one per user/assistant message with text, in file order:
@@ -1130,22 +1214,17 @@ class Catalog:
 
     def _texts(self, conn: sqlite3.Connection, sids: set[int]) -> dict[int, str]:
         """``allMessagesText`` of every session in ``sids``, read from the cache."""
-        parts: dict[int, list[str]] = {sid: [] for sid in sids}
+        out: dict[int, str] = dict.fromkeys(sids, "")
         if len(sids) > 64:
-            for k, text in conn.execute("SELECT k, text FROM texts ORDER BY k"):
-                bucket = parts.get(k >> SID_SHIFT)
-                if bucket is not None:
-                    bucket.append(text)
+            for sid, text in conn.execute("SELECT sid, text FROM texts"):
+                if sid in out:
+                    out[sid] = _from_utf8(text)
         else:
             for sid in sids:
-                parts[sid] = [
-                    r[0]
-                    for r in conn.execute(
-                        "SELECT text FROM texts WHERE k >= ? AND k < ? ORDER BY k",
-                        (sid << SID_SHIFT, (sid + 1) << SID_SHIFT),
-                    )
-                ]
-        return {sid: " ".join(p) for sid, p in parts.items()}
+                row = conn.execute("SELECT text FROM texts WHERE sid = ?", (sid,)).fetchone()
+                if row is not None:
+                    out[sid] = _from_utf8(row[0])
+        return out
 
     def _prefilter(
         self, conn: sqlite3.Connection, chunks: list[str], infos: list[SessionInfo], sids: dict[str, int]
@@ -1155,14 +1234,14 @@ class Catalog:
         unindexed = {r[0] for r in conn.execute("SELECT sid FROM sessions WHERE indexed = 0")}
         candidates = {info.path for info in infos}
         for chunk in chunks:
-            grams = [chunk[i : i + 3] for i in range(len(chunk) - 2)]
+            lookup = _SURROGATE.sub("\ufffd", chunk)  # as fts_lower stores it
+            grams = [lookup[i : i + 3] for i in range(len(lookup) - 2)]
             if len(grams) > 12:
                 step = len(grams) / 12
                 grams = [grams[int(i * step)] for i in range(12)] + [grams[-1]]
             fts_query = " AND ".join('"' + g.replace('"', '""') + '"' for g in dict.fromkeys(grams))
             hit_sids = {
-                rowid >> SID_SHIFT
-                for (rowid,) in conn.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", (fts_query,))
+                rowid for (rowid,) in conn.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", (fts_query,))
             }
             keep = set()
             for info in infos:
@@ -1173,7 +1252,7 @@ class Catalog:
                     keep.add(info.path)
                     continue
                 head = f"{info.id_text} {info.name or ''} {info.cwd}"
-                if chunk in fts_lower(head):
+                if chunk in head.lower():
                     keep.add(info.path)
             candidates = keep
         return candidates
@@ -1254,12 +1333,9 @@ class Catalog:
                     return True
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for sid in sids:
-                        conn.execute(
-                            "INSERT INTO texts_fts(rowid, text) SELECT k, lower_js(text) FROM texts"
-                            " WHERE k >= ? AND k < ?",
-                            (sid << SID_SHIFT, (sid + 1) << SID_SHIFT),
-                        )
+                    for sid, text in self._texts(conn, set(sids)).items():
+                        if text:
+                            conn.execute("INSERT INTO texts_fts(rowid, text) VALUES (?,?)", (sid, fts_lower(text)))
                     marks = ",".join("?" * len(sids))
                     conn.execute(f"UPDATE sessions SET indexed = 1 WHERE sid IN ({marks})", sids)
                     conn.execute("COMMIT")
