@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 from conftest import trash_dir
-from sessionkit import entry, header, linear, msg, ts, write
+from sessionkit import entry, header, linear, lines, msg, ts, write
 
 from pitui.store import actions
 from pitui.store.manager import EntryNotFoundError, SessionManager
@@ -245,3 +245,75 @@ def test_open_refuses_a_foreign_file_without_touching_it(tmp_path: Path):
     with pytest.raises(NotASessionError):
         SessionManager.open(str(path))
     assert path.read_bytes() == b'{"kind":"header","version":4}\n'
+
+
+# ---------------------------------------------------------------- a file that changes under us
+
+
+def test_a_write_on_a_stale_read_is_refused(tmp_path: Path):
+    from pitui.store.session import FileChangedError
+
+    path = linear(tmp_path / "s.jsonl")
+    manager = SessionManager.open(str(path))
+    with path.open("ab") as handle:  # pi appends meanwhile
+        handle.write(lines(msg("pi00000", "a0000003", "user", "from pi", n=9)))
+    before = path.read_bytes()
+    with pytest.raises(FileChangedError, match="changed on disk"):
+        manager.append_label_change("a0000001", "x")
+    assert path.read_bytes() == before
+
+
+def test_actions_read_again_when_pi_appended_in_between(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    path = linear(tmp_path / "s.jsonl")
+    real_open = SessionManager.open
+    appended = []
+
+    def open_then_pi_appends(*args, **kwargs):
+        manager = real_open(*args, **kwargs)
+        if not appended:
+            appended.append(True)
+            with path.open("ab") as handle:
+                handle.write(lines(msg("pi00000", "a0000003", "user", "from pi", n=9)))
+        return manager
+
+    monkeypatch.setattr(SessionManager, "open", open_then_pi_appends)
+    actions.set_label(str(path), "a0000001", "x")
+    last = orjson.loads(path.read_bytes().splitlines()[-1])
+    assert last["type"] == "label" and last["parentId"] == "pi00000"
+
+
+def test_bodies_come_from_the_file_as_it_was_read(tmp_path: Path):
+    path = linear(tmp_path / "s.jsonl")
+    session = Session.load(str(path))
+    replacement = tmp_path / "new.jsonl"
+    replacement.write_bytes(path.read_bytes().replace(b"text 2", b"HACK 2"))
+    os.replace(replacement, path)
+    assert session.entry("a0000002").message["content"] == "text 2"
+
+
+def test_branch_refuses_a_leaf_inside_a_parent_cycle(tmp_path: Path):
+    path = write(tmp_path / "c.jsonl", header(), msg("r", None), msg("a", "b", n=1), msg("b", "a", "assistant", n=2),
+                 msg("z", "r", "assistant", n=3))
+    before = path.read_bytes()
+    with pytest.raises(actions.ActionError, match="cycle"):
+        actions.branch(str(path), "b")
+    assert path.read_bytes() == before
+
+
+def test_branch_to_the_leaf_user_message_or_the_same_place_twice_writes_nothing(tmp_path: Path):
+    path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", "assistant", n=1), msg("c", "b", n=2))
+    before = path.read_bytes()
+    assert actions.branch(str(path), "c").entry_id is None  # the leaf itself: already there
+    assert path.read_bytes() == before
+    assert actions.branch(str(path), "a").entry_id is not None
+    after_first = path.read_bytes()
+    assert actions.branch(str(path), "a").entry_id is None  # the marker already stands there
+    assert path.read_bytes() == after_first
+
+
+def test_trash_refuses_a_file_that_is_not_a_session(tmp_path: Path):
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    with pytest.raises(actions.ActionError, match="not a pi session"):
+        actions.trash(str(other))
+    assert other.read_text() == "my notes\n"

@@ -7,12 +7,13 @@ therefore appends an entry (DESIGN "Compatibility rules").
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from .jsonl import MISSING
+from .jsonl import MISSING, BadLine, parse_line, split_lines
 from .manager import EntryNotFoundError, SessionManager
-from .session import Entry, Session
+from .session import Entry, FileChangedError, Session
 from .trash import move_to_trash
 
 BRANCH_CUSTOM_TYPE = "pitui.branch"
@@ -66,17 +67,37 @@ def _open(path: str) -> SessionManager:
     return manager
 
 
+def _retrying(action: Callable[[], T]) -> T:
+    """Run an action that reads the file and appends to it, reading it again if pi wrote to
+    it in between (the append must hang off the leaf pi left, not the one read before)."""
+    for attempt in range(_ATTEMPTS):
+        try:
+            return action()
+        except FileChangedError:
+            if attempt == _ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+_ATTEMPTS = 3
+T = TypeVar("T")
+
+
 def set_label(path: str, entry_ref: str, label: str | None) -> str:
     """Label an entry (or clear its label when ``label`` is empty or None)."""
-    manager = _open(path)
-    target = resolve_entry(manager.session, entry_ref)
-    text = label.strip() if label else ""
-    return manager.append_label_change(target.id, text or None)
+
+    def attempt() -> str:
+        manager = _open(path)
+        target = resolve_entry(manager.session, entry_ref)
+        text = label.strip() if label else ""
+        return manager.append_label_change(target.id, text or None)
+
+    return _retrying(attempt)
 
 
 def rename(path: str, name: str) -> str:
     """Name the session; an empty name clears it."""
-    return _open(path).append_session_info(name)
+    return _retrying(lambda: _open(path).append_session_info(name))
 
 
 def branch(path: str, entry_ref: str, summary: str | None = None) -> BranchResult:
@@ -84,20 +105,30 @@ def branch(path: str, entry_ref: str, summary: str | None = None) -> BranchResul
 
     Choosing a user message puts the leaf on its parent (so the message can be asked again) and
     returns its text; a root user message puts it before everything (the new entry is a root).
+    Choosing where the conversation already is writes nothing.
     """
+    return _retrying(lambda: _branch(path, entry_ref, summary))
+
+
+def _branch(path: str, entry_ref: str, summary: str | None) -> BranchResult:
     manager = _open(path)
     session = manager.session
     target = resolve_entry(session, entry_ref)
     prompt = message_text(target) if _is_prompt(target) else None
+    current = _effective_leaf(session)
+    if target.id == session.leaf_id:
+        return BranchResult(None, current, prompt)  # pi: "Already at this point"
     new_leaf: Any = target.parent_id if _is_prompt(target) else target.id
     if new_leaf is MISSING or (new_leaf is not None and new_leaf not in session.by_id):
         new_leaf = None  # an orphan's parent is gone: before everything
-    previous_leaf = session.leaf_id
-    if new_leaf == previous_leaf:
+    if new_leaf == current:
         return BranchResult(None, new_leaf, prompt)  # already there: nothing to write
+    if new_leaf is not None and session.in_cycle(session.by_id[new_leaf]):
+        raise ActionError(f"entry {new_leaf} is in a parentId cycle: pi would hang on a leaf there")
     if summary is not None and summary.strip():
         entry_id = manager.branch_with_summary(new_leaf, summary.strip())
         return BranchResult(entry_id, new_leaf, prompt)
+    previous_leaf = session.leaf_id
     if new_leaf is None:
         manager.reset_leaf()
     else:
@@ -105,6 +136,14 @@ def branch(path: str, entry_ref: str, summary: str | None = None) -> BranchResul
     data = {"from": previous_leaf if previous_leaf is not MISSING else None}
     entry_id = manager.append_custom_entry(BRANCH_CUSTOM_TYPE, data)
     return BranchResult(entry_id, new_leaf, prompt)
+
+
+def _effective_leaf(session: Session) -> Any:
+    """Where the conversation is: the leaf, or the entry a pitui branch marker stands for."""
+    leaf = session.leaf()
+    if leaf is not None and leaf.type == "custom" and leaf.get("customType") == BRANCH_CUSTOM_TYPE:
+        return leaf.parent_id
+    return session.leaf_id
 
 
 def fork(path: str, entry_ref: str) -> str:
@@ -131,7 +170,22 @@ def clone(path: str) -> str:
 
 
 def trash(path: str) -> None:
-    """Move a session file to the trash."""
+    """Move a session file to the trash (only a pi session: the header is checked first)."""
     if not os.path.isfile(path):
         raise ActionError(f"{path}: no such session file")
+    if not is_session_file(path):
+        raise ActionError(f"{path}: not a pi session file; not moved")
     move_to_trash(path)
+
+
+def is_session_file(path: str) -> bool:
+    """Whether the first line that parses is a session header, as pi decides it."""
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 20)
+    for _, _, line in split_lines(head):
+        try:
+            value = parse_line(line)
+        except BadLine:
+            continue
+        return isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)
+    return False

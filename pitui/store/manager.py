@@ -20,7 +20,17 @@ from typing import Any
 
 from . import paths
 from .jsonl import MISSING, dumps, js_trim
-from .session import CURRENT_VERSION, Entry, NotASessionError, Session, SessionContext, Tree, generate_id
+from .session import (
+    CURRENT_VERSION,
+    DiskState,
+    Entry,
+    FileChangedError,
+    NotASessionError,
+    Session,
+    SessionContext,
+    Tree,
+    generate_id,
+)
 from .timefmt import now_iso, uuid7
 from .writer import append_lines, create_file, rewrite_file
 
@@ -170,14 +180,31 @@ class SessionManager:
         session = self._session
         if self._persist and self._session_file:
             if self._flushed:
+                self._check_unchanged()
                 if session.migrated:
                     self._rewrite_migrated(extra=entry)
                 else:
                     append_lines(self._session_file, [dumps(data)])
             elif _has_assistant([*session.entries, entry]):
                 self._flush_all(extra=entry)
+            if self._flushed:
+                session.disk = DiskState.of(os.stat(self._session_file))
         session.add(entry)
         return entry.id
+
+    def _check_unchanged(self) -> None:
+        """Refuse to write on the strength of a stale read: an entry's parent is the leaf as
+        it was read, and pi may have appended since (open the file again and retry)."""
+        expected = self._session.disk
+        if expected is None or self._session_file is None:
+            return
+        try:
+            now = DiskState.of(os.stat(self._session_file))
+        except FileNotFoundError:
+            raise FileChangedError(f"{self._session_file} is gone since it was read: nothing written") from None
+        if now != expected:
+            raise FileChangedError(f"{self._session_file} changed on disk since it was read (is pi writing to it?): "
+                                   "nothing written")
 
     def _all_lines(self, extra: Entry | None = None) -> list[bytes]:
         entries = [*self._session.entries, *([extra] if extra else [])]

@@ -11,6 +11,7 @@ import gc
 import hashlib
 import math
 import os
+import stat
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -87,22 +88,27 @@ class Entry:
 
 
 class LineSource:
-    """Reads single lines of a session file back, to decode bodies that were not kept."""
+    """Reads single lines of a session file back, to decode bodies that were not kept.
 
-    def __init__(self, path: str) -> None:
+    It reads through the descriptor the file was loaded from, so a file replaced on disk
+    (renamed over) is still the one read; a file changed in place is noticed when a line no
+    longer holds the entry it held.
+    """
+
+    def __init__(self, path: str, fd: int) -> None:
         self.path = path
-        self._fd: int | None = None
+        self._fd: int | None = fd
 
     def entry_at(self, entry: Entry) -> dict[str, Any]:
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDONLY)
+            raise FileChangedError(f"{self.path}: closed")
         raw = os.pread(self._fd, entry.length, entry.offset)
         try:
             data = parse_line(raw)
         except BadLine:
             data = None
         if not isinstance(data, dict) or data.get("id", MISSING) != entry.id:
-            raise FileChangedError(f"{self.path} changed on disk: line {entry.line} is no longer entry {entry.id}")
+            raise FileChangedError(f"{self.path} changed on disk: line {entry.line} no longer holds entry {entry.id}")
         return data
 
     def close(self) -> None:
@@ -114,8 +120,22 @@ class LineSource:
         self.close()
 
 
-class FileChangedError(RuntimeError):
-    """A session file was rewritten under us (its lines moved)."""
+@dataclass(frozen=True, slots=True)
+class DiskState:
+    """What a file was on disk when it was read: a write checks that it still is."""
+
+    dev: int
+    ino: int
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> DiskState:
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class FileChangedError(OSError):
+    """A session file changed on disk since it was read (rewritten, or pi appended to it)."""
 
 
 @dataclass(slots=True)
@@ -199,8 +219,7 @@ class Session:
         self.leaf_id: Any = None
         self.problems: list[Problem] = []
         self.original_version: Any = CURRENT_VERSION
-        self.size = 0
-        self.torn_tail = False
+        self.disk: DiskState | None = None  # the file as it was read, for writes to check
         self._tree: Tree | None = None
         self._path_cache: tuple[Entry, list[Entry]] | None = None
 
@@ -210,33 +229,57 @@ class Session:
     def load(cls, path: str, *, keep_bodies: bool = False) -> Session:
         """Read a session file, tolerating bad lines. Never writes.
 
-        Raises :class:`NotASessionError` for a non-empty file that is not a pi session, and
-        ``OSError`` when the file cannot be read.
+        Raises :class:`NotASessionError` for a non-empty file that is not a pi session (or not
+        a regular file), and ``OSError`` when the file cannot be read.
         """
-        with open(path, "rb") as handle:
-            data = handle.read()
-        return cls.from_bytes(data, path=path, keep_bodies=keep_bodies)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
+        # The descriptor stays open for the bodies read later (see LineSource).
+        source: LineSource | None = None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise NotASessionError(f"{path}: not a regular file")
+            chunks = []
+            while chunk := os.read(fd, 1 << 24):
+                chunks.append(chunk)
+            data = b"".join(chunks) if len(chunks) != 1 else chunks[0]
+            del chunks
+            source = None if keep_bodies else LineSource(path, fd)
+            session = cls.from_bytes(data, path=path, keep_bodies=keep_bodies, source=source)
+        except BaseException:
+            if source is not None:
+                source.close()
+            else:
+                os.close(fd)
+            raise
+        if source is None:
+            os.close(fd)
+        session.disk = DiskState(st.st_dev, st.st_ino, len(data), st.st_mtime_ns)  # size as read
+        return session
 
     @classmethod
-    def from_bytes(cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False) -> Session:
-        """Read a session from its bytes (``path`` is where bodies are read back from later)."""
+    def from_bytes(cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False,
+                   source: LineSource | None = None) -> Session:
+        """Read a session from its bytes; bodies are read back later through ``source`` (or
+        kept, when there is none)."""
         # Building 100,000 small objects would set off many full garbage collections, each
         # walking everything built so far; nothing here makes reference cycles.
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            return cls._from_bytes(data, path, keep_bodies)
+            return cls._from_bytes(data, path, keep_bodies, source)
         finally:
             if gc_was_enabled:
                 gc.enable()
 
     @classmethod
-    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool) -> Session:
+    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool,
+                    source: LineSource | None) -> Session:
         session = cls(path)
-        session.size = len(data)
         where = path or "<memory>"
-        source = LineSource(path) if path and not keep_bodies else None
-        session.torn_tail = bool(data) and not data.endswith(b"\n")
+        if keep_bodies:
+            source = None
+        torn_tail = bool(data) and not data.endswith(b"\n")
         header: dict[str, Any] | None = None
         keep = True
         needs_migration = False
@@ -268,16 +311,17 @@ class Session:
                     session.problems.append(Problem(where, number, "skipped: a null line"))
                     continue
                 # pi keeps any other JSON value as an entry with no type, id or parent.
-                session.problems.append(Problem(where, number, "not a JSON object: kept as an entry without id, as pi keeps it"))
+                session.problems.append(Problem(where, number, "not a JSON object: kept as an entry without id"))
                 value = {}
             kind = value.get("type")
             if kind == "session":
                 session.problems.append(Problem(where, number, "skipped: a second session header"))
                 continue
             entries.append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
-        if session.torn_tail and session.problems and session.problems[-1].line == last_number:
+        if torn_tail and session.problems and session.problems[-1].line == last_number:
             last = session.problems[-1]
-            session.problems[-1] = Problem(last.path, last.line, "skipped: an incomplete last line (still being written?)")
+            session.problems[-1] = Problem(last.path, last.line,
+                                           "skipped: an incomplete last line (still being written?)")
         if header is None:
             if session.problems:
                 raise NotASessionError(f"{where}: no readable line: not a pi session")
@@ -399,6 +443,20 @@ class Session:
             seen.add(id(entry))
         path.reverse()
         return path
+
+    def in_cycle(self, entry: Entry) -> bool:
+        """Whether walking up from ``entry`` runs into a parentId cycle (pi would hang there)."""
+        by_id = self.by_id
+        limit = len(by_id)
+        steps = 0
+        current: Entry | None = entry
+        while current is not None:
+            steps += 1
+            if steps > limit:
+                return True
+            parent = current.parent_id
+            current = by_id.get(parent) if parent else None
+        return False
 
     def tree(self) -> Tree:
         """``getTree``, built once and kept until the session changes."""
