@@ -968,6 +968,14 @@ def test_write_loads_in_pi_as_pitui_reports(
 # writing to a v1 or v2 file: pitui rewrites it as v3, as pi does when it opens one, then appends
 
 
+def _is_json(line: bytes) -> bool:
+    try:
+        json.loads(line.decode("utf-8", "replace"))
+    except ValueError:
+        return False
+    return True
+
+
 OLD_VERSION_FIXTURES = [
     p for p in FIXTURE_FILES if (lines := parsed_lines(p.read_bytes())) and isinstance(lines[0], dict)
     and lines[0].get("type") == "session" and _js_number(lines[0].get("version", 1) or 1) < 3
@@ -988,6 +996,10 @@ def test_write_to_old_version_rewrites_it_as_pi_does(
     lines = path.read_bytes().split(b"\n")
     assert lines.pop() == b"", "the rewritten file must end with a newline"
     *rewritten, appended = lines
+    # pi drops the lines it cannot parse; pitui keeps them, as they were, where they were.
+    unreadable = [line for line in source.read_bytes().split(b"\n") if line.strip() and not _is_json(line)]
+    assert [line for line in rewritten if not _is_json(line)] == unreadable
+    rewritten = [line for line in rewritten if _is_json(line)]
     assert len(rewritten) == len(pi_lines), (
         f"pitui rewrote {len(rewritten)} lines, pi {len(pi_lines)} (pi drops lines it cannot parse)"
     )

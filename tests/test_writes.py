@@ -317,3 +317,15 @@ def test_trash_refuses_a_file_that_is_not_a_session(tmp_path: Path):
     with pytest.raises(actions.ActionError, match="not a pi session"):
         actions.trash(str(other))
     assert other.read_text() == "my notes\n"
+
+
+def test_migrating_on_first_write_keeps_unreadable_lines_where_they_were(tmp_path: Path):
+    v1 = [header(version=None), {"type": "message", "timestamp": ts(1), "message": {"role": "user", "content": "a"}}]
+    path = tmp_path / f"old-bad-{tmp_path.name}.jsonl"
+    path.write_bytes(lines(*v1) + b"garbage line\n" + lines(
+        {"type": "message", "timestamp": ts(2), "message": {"role": "user", "content": "b"}}) + b'{"torn')
+    actions.rename(str(path), "kept")
+    rows = path.read_bytes().split(b"\n")
+    assert rows[2] == b"garbage line" and rows[4] == b'{"torn'
+    session = Session.load(str(path))
+    assert session.name == "kept" and [m["content"] for m in session.context().messages] == ["a", "b"]

@@ -222,10 +222,23 @@ class SessionManager:
         self._empty_file = False
 
     def _rewrite_migrated(self, extra: Entry) -> None:
-        """An old file's first write: the whole file, migrated, replaces it atomically."""
+        """An old file's first write: the whole file, migrated, replaces it atomically.
+
+        Lines that are not entries (unreadable ones, a second header) are kept as they were,
+        where they were: pi skips them again, and nothing of the user's file is dropped.
+        """
         assert self._session_file is not None
-        rewrite_file(self._session_file, self._all_lines(extra))
-        self._session.original_version = CURRENT_VERSION
+        session = self._session
+        placed: list[tuple[int, bytes]] = [(session.header_offset, dumps(session.header))]
+        placed += [(e.offset, dumps(e.data)) for e in session.entries]
+        if session.unparsed:
+            if session.source is None:
+                raise FileChangedError(f"{self._session_file}: its unreadable lines cannot be kept; nothing written")
+            placed += [(offset, session.source.raw(offset, length)) for offset, length in session.unparsed]
+        placed.sort(key=lambda item: item[0])
+        rewrite_file(self._session_file, [line for _, line in placed] + [dumps(extra.data)])
+        session.original_version = CURRENT_VERSION
+        session.unparsed = []
 
     def flush(self) -> None:
         """Write a session that has not been written yet, even without an assistant message."""

@@ -111,6 +111,12 @@ class LineSource:
             raise FileChangedError(f"{self.path} changed on disk: line {entry.line} no longer holds entry {entry.id}")
         return data
 
+    def raw(self, offset: int, length: int) -> bytes:
+        """A line's bytes as they are in the file."""
+        if self._fd is None:
+            raise FileChangedError(f"{self.path}: closed")
+        return os.pread(self._fd, length, offset)
+
     def close(self) -> None:
         if self._fd is not None:
             os.close(self._fd)
@@ -220,6 +226,9 @@ class Session:
         self.problems: list[Problem] = []
         self.original_version: Any = CURRENT_VERSION
         self.disk: DiskState | None = None  # the file as it was read, for writes to check
+        self.source: LineSource | None = None
+        self.header_offset = 0
+        self.unparsed: list[tuple[int, int]] = []  # (offset, length) of lines that are not entries
         self._tree: Tree | None = None
         self._path_cache: tuple[Entry, list[Entry]] | None = None
 
@@ -284,6 +293,8 @@ class Session:
         keep = True
         needs_migration = False
         entries: list[Entry] = []
+        parsed_order: list[dict[str, Any]] = []  # every parsed value, for a v1 file's migration
+        unparsed = session.unparsed
         last_number = 0
         loads, decode_error = orjson.loads, orjson.JSONDecodeError
         for number, offset, line in split_lines(data):
@@ -295,6 +306,7 @@ class Session:
                     value = parse_line(line)  # the slower rules for what orjson refuses
                 except BadLine as error:
                     session.problems.append(Problem(where, number, _describe_bad_line(line, error)))
+                    unparsed.append((offset, len(line)))
                     continue
             if header is None:
                 # pi checks only the first line that parses.
@@ -302,20 +314,26 @@ class Session:
                         or not isinstance(value.get("id"), str):
                     raise NotASessionError(f"{where}: the first line is not a pi session header")
                 header = value
+                session.header_offset = offset
                 session.original_version = value.get("version", MISSING)
                 needs_migration = _version_number(session.original_version) < CURRENT_VERSION
                 keep = keep_bodies or needs_migration or source is None
+                parsed_order.append(value)
                 continue
             if not isinstance(value, dict):
                 if value is None:  # pi itself fails on such a file (null.type)
                     session.problems.append(Problem(where, number, "skipped: a null line"))
+                    unparsed.append((offset, len(line)))
                     continue
                 # pi keeps any other JSON value as an entry with no type, id or parent.
                 session.problems.append(Problem(where, number, "not a JSON object: kept as an entry without id"))
                 value = {}
             kind = value.get("type")
+            if needs_migration:
+                parsed_order.append(value)
             if kind == "session":
                 session.problems.append(Problem(where, number, "skipped: a second session header"))
+                unparsed.append((offset, len(line)))
                 continue
             entries.append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
         if torn_tail and session.problems and session.problems[-1].line == last_number:
@@ -327,8 +345,9 @@ class Session:
                 raise NotASessionError(f"{where}: no readable line: not a pi session")
             return session  # empty: a session with no header yet
         session.header = header
+        session.source = source
         if needs_migration:
-            _migrate(header, entries, session.original_version)
+            _migrate(header, entries, parsed_order, session.original_version)
         session.entries = entries
         session._build_index()
         return session
@@ -610,7 +629,8 @@ def _version_number(version: Any) -> float:
     return math.nan
 
 
-def _migrate(header: dict[str, Any], entries: list[Entry], version: Any) -> None:
+def _migrate(header: dict[str, Any], entries: list[Entry], parsed_order: list[dict[str, Any]],
+             version: Any) -> None:
     """v1 -> v2 -> v3 in memory (reference §3.3); the file is left as it is."""
     number = _version_number(version)
     if math.isnan(number):
@@ -620,27 +640,15 @@ def _migrate(header: dict[str, Any], entries: list[Entry], version: Any) -> None
         ids: set[str] = set()
         previous: str | None = None
         seed = str(header.get("id"))
-        # firstKeptEntryIndex counts parsed lines with the header at 0.
-        all_entries: list[dict[str, Any] | None] = [None]
-        all_entries.extend(e.data for e in entries)
-        for index, entry in enumerate(entries):
+        for position, entry in enumerate(entries):
             data = entry.data
-            new_id = _stable_id(seed, index, ids)
+            new_id = _stable_id(seed, position, ids)
             data["id"] = new_id
             data["parentId"] = previous
             entry.id, entry.parent_id = new_id, previous
             previous = new_id
-            if entry.type == "compaction":
-                index = data.get("firstKeptEntryIndex", MISSING)
-                if isinstance(index, int | float) and not isinstance(index, bool):
-                    target = (all_entries[int(index)]
-                              if float(index).is_integer() and 0 <= index < len(all_entries) else None)
-                    if target is not None and target.get("type") != "session":
-                        if "id" in target:
-                            data["firstKeptEntryId"] = target["id"]
-                        else:
-                            data.pop("firstKeptEntryId", None)
-                    del data["firstKeptEntryIndex"]
+            if entry.type == "compaction" and "firstKeptEntryIndex" in data:
+                _map_first_kept_index(data, parsed_order)
     if number < 3:
         header["version"] = 3
         for entry in entries:
@@ -649,6 +657,21 @@ def _migrate(header: dict[str, Any], entries: list[Entry], version: Any) -> None
                 if isinstance(message, dict) and message.get("role") == "hookMessage":
                     message["role"] = "custom"
                     entry.role = "custom"
+
+
+def _map_first_kept_index(compaction: dict[str, Any], parsed_order: list[dict[str, Any]]) -> None:
+    """A v1 compaction's ``firstKeptEntryIndex`` counts every parsed line, the header at 0 (a
+    skipped bad line shifts it, as in pi); its target must already have its new id."""
+    index = compaction["firstKeptEntryIndex"]
+    if isinstance(index, int | float) and not isinstance(index, bool):
+        whole = isinstance(index, int) or index.is_integer()
+        target = parsed_order[int(index)] if whole and 0 <= index < len(parsed_order) else None
+        if target is not None and target.get("type") != "session":
+            if "id" in target:
+                compaction["firstKeptEntryId"] = target["id"]
+            else:
+                compaction.pop("firstKeptEntryId", None)
+        del compaction["firstKeptEntryIndex"]
 
 
 def _unique_id(taken: set[str] | dict[Any, Any]) -> str:
