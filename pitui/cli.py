@@ -104,7 +104,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     else:
         session = _load(path)
         _print_summary(session)
-    for problem in session.problems:
+    for problem in [*session.problems, *session.structure_problems()]:
         print(f"pitui: {safe(str(problem))}", file=sys.stderr)
     return 0
 

@@ -266,3 +266,21 @@ def test_context_explicit_null_leaf_is_empty_and_unknown_leaf_falls_back_to_last
     assert len(session.context("nope").messages) == 2
     assert session.context("1").messages[0]["content"] == "hi"
     assert math.isnan(float("nan")) and MISSING is not None
+
+
+def test_ids_that_are_arrays_or_objects_load_and_match_nothing(tmp_path: Path):
+    path = write(tmp_path / "u.jsonl", header(), msg("a", None), {**msg("x", "a", n=1), "id": ["a"]},
+                 {**msg("c", None, n=2), "parentId": {"x": 1}},
+                 entry("label", "l", "c", n=3, targetId=["a"], label="z"))
+    session = Session.load(str(path))
+    assert len(session.entries) == 4 and len(session.tree().roots) == 2  # a, and c (unknown parent)
+    assert session.label("a") is None
+
+
+def test_orphans_and_cycles_are_reported(tmp_path: Path):
+    path = write(tmp_path / "o.jsonl", header(), msg("r", None), msg("o", "gone", n=1),
+                 msg("a", "b", n=2), msg("b", "a", n=3), msg("z", "r", n=4))
+    reasons = [p.reason for p in Session.load(str(path)).structure_problems()]
+    assert reasons == ["entry o: its parent gone is not in the file; shown as a root",
+                       "entry a is in a parentId cycle: reachable from no root",
+                       "entry b is in a parentId cycle: reachable from no root"]

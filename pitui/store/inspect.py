@@ -10,14 +10,21 @@ from typing import Any
 
 from .jsonl import MISSING, prepare
 from .jsvalues import js_string
-from .session import Session, context_messages
+from .session import Opaque, Session, context_messages
 
 
 def _id(value: Any) -> Any:
     """An id, type or parent as JSON.stringify writes it inside an array (undefined is null)."""
     if type(value) is str or value is None:
         return value
+    if isinstance(value, Opaque):
+        value = value.value
     return None if value is MISSING else prepare(value)
+
+
+def _key(value: Any) -> str:
+    """An id as an object key, as JavaScript converts it."""
+    return js_string(value.value if isinstance(value, Opaque) else value)
 
 
 def _put(digest: dict[str, Any], key: str, value: Any) -> None:
@@ -79,7 +86,7 @@ def inspect_session(session: Session) -> dict[str, Any]:
         kids = children_of(node.id)
         if kids is None:
             continue
-        key = node.id if type(node.id) is str else js_string(node.id)
+        key = node.id if type(node.id) is str else _key(node.id)
         if key in children:
             continue
         ids = [k.id for k in kids]
@@ -88,7 +95,7 @@ def inspect_session(session: Session) -> dict[str, Any]:
     labels: dict[str, Any] = {}
     for entry in session.entries:
         if entry.id in session.labels:
-            labels[js_string(entry.id)] = session.labels[entry.id]
+            labels[_key(entry.id)] = session.labels[entry.id]
     messages: list[dict[str, Any]] = []
     for entry in session.context_entries():
         messages.extend(message_digest(m) for m in context_messages(entry))

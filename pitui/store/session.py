@@ -53,6 +53,8 @@ class Entry:
         self.type: Any = get("type", MISSING)
         self.id: Any = get("id", MISSING)
         self.parent_id: Any = get("parentId", MISSING)
+        if type(self.id) in _CONTAINERS or type(self.parent_id) in _CONTAINERS:
+            self.id, self.parent_id = as_key(self.id), as_key(self.parent_id)
         self.timestamp: Any = get("timestamp", MISSING)
         self.line = line
         self.offset = offset
@@ -85,6 +87,27 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.type!r}, id={self.id!r}, parent={self.parent_id!r}, line={self.line})"
+
+
+class Opaque:
+    """An id that is a JSON array or object. JavaScript's Map compares such keys by identity,
+    so it equals nothing but itself; Python could not hash it at all."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Opaque({self.value!r})"
+
+
+_CONTAINERS = (list, dict)
+
+
+def as_key(value: Any) -> Any:
+    """``value`` usable as a dict key with JavaScript Map semantics."""
+    return Opaque(value) if type(value) in _CONTAINERS else value
 
 
 class LineSource:
@@ -369,7 +392,7 @@ class Session:
         self.by_id[entry.id] = entry
         self.leaf_id = entry.id
         if entry.type == "label":
-            target = entry.get("targetId")
+            target = as_key(entry.get("targetId"))
             label = entry.get("label")
             if js_truthy(label):
                 self.labels[target] = label
@@ -462,6 +485,26 @@ class Session:
             seen.add(id(entry))
         path.reverse()
         return path
+
+    def structure_problems(self) -> list[Problem]:
+        """Entries whose parent is missing (shown as roots) and entries caught in a parentId
+        cycle (reachable from no root: pi itself hangs when the leaf is among them)."""
+        where = self.path or "<memory>"
+        problems = [Problem(where, e.line, f"entry {e.id}: its parent {e.parent_id} is not in the file; "
+                                           "shown as a root")
+                    for e in self.entries
+                    if e.parent_id and e.parent_id != e.id and e.parent_id not in self.by_id]
+        tree = self.tree()
+        reached: set[int] = set()
+        stack = list(tree.roots)
+        while stack:
+            node = stack.pop()
+            if id(node) not in reached:
+                reached.add(id(node))
+                stack.extend(tree.children.get(node.id, ()))
+        problems += [Problem(where, e.line, f"entry {e.id} is in a parentId cycle: reachable from no root")
+                     for e in self.by_id.values() if id(e) not in reached]
+        return problems
 
     def in_cycle(self, entry: Entry) -> bool:
         """Whether walking up from ``entry`` runs into a parentId cycle (pi would hang there)."""
