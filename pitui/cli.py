@@ -231,7 +231,6 @@ def _write_action(func: Any, *call_args: Any) -> Any:
 
 def cmd_label(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    _load(path)
     entry_id = _write_action(actions.set_label, path, args.entry, args.text)
     print(entry_id)
     return 0
@@ -239,14 +238,12 @@ def cmd_label(args: argparse.Namespace) -> int:
 
 def cmd_rename(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    _load(path)
     print(_write_action(actions.rename, path, args.name))
     return 0
 
 
 def cmd_branch(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    _load(path)
     result = _write_action(actions.branch, path, args.entry, args.summary)
     if result.entry_id is None:
         print("Already at this point: nothing written", file=sys.stderr)
@@ -260,14 +257,12 @@ def cmd_branch(args: argparse.Namespace) -> int:
 
 def cmd_fork(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    _load(path)
     print(_write_action(actions.fork, path, args.entry))
     return 0
 
 
 def cmd_clone(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    _load(path)
     print(_write_action(actions.clone, path))
     return 0
 

@@ -61,10 +61,11 @@ class BranchResult:
 
 
 def _open(path: str) -> SessionManager:
-    manager = SessionManager.open(path)
-    if manager.session.header is None:
-        raise ActionError(f"{path} is empty: not a pi session")
-    return manager
+    if not os.path.isfile(path):
+        raise ActionError(f"{path}: no such session file")
+    if os.path.getsize(path) == 0:  # the manager would treat it as a new session, written later
+        raise ActionError(f"{path}: empty file: not a pi session yet")
+    return SessionManager.open(path)
 
 
 def _retrying(action: Callable[[], T]) -> T:

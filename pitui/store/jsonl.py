@@ -69,17 +69,18 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_line(line: bytes) -> Any:
+def parse_line(line: bytes, *, orjson_refused: bool = False) -> Any:
     """Parse one line as ``JSON.parse`` would, or raise :class:`BadLine`.
 
     Bytes that are not UTF-8 become U+FFFD first, as Node's decoder makes them. orjson refuses a
     few things JSON.parse takes (lone surrogate escapes, deep nesting, huge integers): those go
     through the standard library, with the non-JSON constants it would otherwise allow refused.
     """
-    try:
-        return orjson.loads(line)
-    except orjson.JSONDecodeError:
-        pass
+    if not orjson_refused:
+        try:
+            return orjson.loads(line)
+        except orjson.JSONDecodeError:
+            pass
     text = line.decode("utf-8", errors="replace")
     try:
         return orjson.loads(text)
@@ -166,15 +167,22 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def _escape_surrogates(value: Any) -> Any:
     if isinstance(value, str):
-        if _LONE_SURROGATE.search(value) is None:
-            return value
-        text = json.dumps(value, ensure_ascii=False)
-        return orjson.Fragment(_LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode())
+        return orjson.Fragment(_string_json(value)) if _LONE_SURROGATE.search(value) else value
     if isinstance(value, dict):
-        return {k: _escape_surrogates(v) for k, v in value.items()}
+        if any(_LONE_SURROGATE.search(key) for key in value):  # a key cannot be a fragment
+            return orjson.Fragment(b"{" + b",".join(
+                _string_json(key) + b":" + orjson.dumps(_escape_surrogates(item)) for key, item in value.items()
+            ) + b"}")
+        return {key: _escape_surrogates(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_escape_surrogates(v) for v in value]
+        return [_escape_surrogates(item) for item in value]
     return value
+
+
+def _string_json(text: str) -> bytes:
+    """A string as JSON.stringify writes it, lone surrogates as ``\\u`` escapes."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted).encode()
 
 
 def prepare(value: Any) -> Any:

@@ -37,6 +37,9 @@ from .writer import append_lines, create_file, rewrite_file
 ProgressCallback = Callable[[int, int], None]
 
 
+_SESSION_ID = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # newer pi's rule; it names the file
+
+
 class EntryNotFoundError(KeyError):
     def __str__(self) -> str:
         return f"Entry {self.args[0]} not found"
@@ -78,7 +81,8 @@ class SessionManager:
     def open(cls, path: str, session_dir: str | None = None, cwd_override: str | None = None) -> SessionManager:
         """Open a session file. Raises :class:`NotASessionError` for a foreign or corrupt file."""
         session = Session.load(path) if os.path.exists(path) else Session()
-        cwd = cwd_override or (session.header or {}).get("cwd") or os.getcwd()
+        header_cwd = (session.header or {}).get("cwd")
+        cwd = cwd_override if cwd_override is not None else header_cwd if header_cwd is not None else os.getcwd()
         manager = cls.__new__(cls)
         manager._cwd, manager._persist = cwd, True
         manager._session_dir = session_dir or os.path.dirname(os.path.abspath(path))
@@ -116,7 +120,7 @@ class SessionManager:
         timestamp = now_iso()
         new_file = os.path.join(folder, session_file_name(timestamp, session_id))
         header = {"type": "session", "version": CURRENT_VERSION, "id": session_id, "timestamp": timestamp,
-                  "cwd": target_cwd, "parentSession": source_path}
+                  "cwd": target_cwd, "parentSession": os.path.abspath(source_path)}
         create_file(new_file, [dumps(header), *(dumps(e.data) for e in source.entries)])
         return cls(target_cwd, folder, new_file, True)
 
@@ -138,6 +142,8 @@ class SessionManager:
 
     def new_session(self, id: str | None = None, parent_session: str | None = None) -> str | None:
         """Start an empty session; nothing is written until there is something worth keeping."""
+        if id is not None and not _SESSION_ID.fullmatch(id):
+            raise ValueError(f"invalid session id {id!r}: letters, digits, '.', '_' and '-' only")
         session_id = id or uuid7()
         timestamp = now_iso()
         session = Session()
@@ -240,11 +246,6 @@ class SessionManager:
         session.original_version = CURRENT_VERSION
         session.unparsed = []
 
-    def flush(self) -> None:
-        """Write a session that has not been written yet, even without an assistant message."""
-        if self._persist and self._session_file and not self._flushed:
-            self._flush_all()
-
     def _new_entry(self, kind: str, **fields: Any) -> dict[str, Any]:
         return {"type": kind, "id": generate_id(self._session.by_id), "parentId": self._leaf_for_append(),
                 "timestamp": now_iso(), **fields}
@@ -266,19 +267,18 @@ class SessionManager:
         return self._write_entry(self._new_entry("model_change", provider=provider, modelId=model_id))
 
     def append_compaction(self, summary: str, first_kept_entry_id: str | None, tokens_before: int,
-                          details: Any = MISSING, from_hook: bool | None = None, usage: Any = MISSING,
+                          details: Any = None, from_hook: bool | None = None, usage: Any = None,
                           retained_tail: list[dict[str, Any]] | None = None) -> str:
-        """A compaction; with ``retained_tail`` it is a self-contained checkpoint (newer format)."""
+        """A compaction; with ``retained_tail`` it is a self-contained checkpoint (newer format).
+        Arguments left as None are left out of the entry, as pi leaves out undefined ones."""
         return self._write_entry(self._new_entry(
-            "compaction", summary=summary,
-            firstKeptEntryId=first_kept_entry_id if first_kept_entry_id is not None else MISSING,
-            tokensBefore=tokens_before, details=details,
-            fromHook=from_hook if from_hook is not None else MISSING, usage=usage,
-            retainedTail=retained_tail if retained_tail is not None else MISSING))
+            "compaction", summary=summary, firstKeptEntryId=_given(first_kept_entry_id), tokensBefore=tokens_before,
+            details=_given(details), fromHook=_given(from_hook), usage=_given(usage),
+            retainedTail=_given(retained_tail)))
 
-    def append_custom_entry(self, custom_type: str, data: Any = MISSING) -> str:
+    def append_custom_entry(self, custom_type: str, data: Any = None) -> str:
         """Extension state: not part of the model's context."""
-        entry = {"type": "custom", "customType": custom_type, "data": data,
+        entry = {"type": "custom", "customType": custom_type, "data": _given(data),
                  "id": generate_id(self._session.by_id), "parentId": self._leaf_for_append(),
                  "timestamp": now_iso()}
         return self._write_entry(entry)
@@ -289,10 +289,10 @@ class SessionManager:
         return self._write_entry(self._new_entry("session_info", name=cleaned))
 
     def append_custom_message_entry(self, custom_type: str, content: Any, display: bool,
-                                    details: Any = MISSING) -> str:
+                                    details: Any = None) -> str:
         """A message from an extension that is part of the model's context."""
         entry = {"type": "custom_message", "customType": custom_type, "content": content, "display": display,
-                 "details": details, "id": generate_id(self._session.by_id),
+                 "details": _given(details), "id": generate_id(self._session.by_id),
                  "parentId": self._leaf_for_append(), "timestamp": now_iso()}
         return self._write_entry(entry)
 
@@ -300,8 +300,7 @@ class SessionManager:
         """Set (or, with ``None``/empty, clear) a label. The entry hangs off the current leaf."""
         if target_id not in self._session.by_id:
             raise EntryNotFoundError(target_id)
-        return self._write_entry(self._new_entry("label", targetId=target_id,
-                                                 label=label if label is not None else MISSING))
+        return self._write_entry(self._new_entry("label", targetId=target_id, label=_given(label)))
 
     # ------------------------------------------------------------------ tree
 
@@ -339,15 +338,14 @@ class SessionManager:
         """Move the leaf before the first entry: the next append is a new root."""
         self._session.leaf_id = None
 
-    def branch_with_summary(self, branch_from_id: str | None, summary: str, details: Any = MISSING,
+    def branch_with_summary(self, branch_from_id: str | None, summary: str, details: Any = None,
                             from_hook: bool | None = None) -> str:
         """Move the leaf to ``branch_from_id`` and append a summary of the abandoned branch there."""
         if branch_from_id is not None and branch_from_id not in self._session.by_id:
             raise EntryNotFoundError(branch_from_id)
         self._session.leaf_id = branch_from_id
         entry = self._new_entry("branch_summary", fromId=branch_from_id if branch_from_id is not None else "root",
-                                summary=summary, details=details,
-                                fromHook=from_hook if from_hook is not None else MISSING)
+                                summary=summary, details=_given(details), fromHook=_given(from_hook))
         return self._write_entry(entry)
 
     def create_branched_session(self, leaf_id: str, *, write_now: bool = False) -> str | None:
@@ -435,6 +433,10 @@ class SessionManager:
     def session(self) -> Session:
         """The underlying model (tree, labels, problems) for views."""
         return self._session
+
+
+def _given(value: Any) -> Any:
+    return MISSING if value is None else value
 
 
 def _split_lines(text: str) -> list[str]:

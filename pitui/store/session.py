@@ -13,7 +13,6 @@ import math
 import os
 import stat
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,7 +325,7 @@ class Session:
                 value = loads(line)
             except decode_error:
                 try:
-                    value = parse_line(line)  # the slower rules for what orjson refuses
+                    value = parse_line(line, orjson_refused=True)  # the slower rules for what orjson refuses
                 except BadLine as error:
                     session.problems.append(Problem(where, number, _describe_bad_line(line, error)))
                     unparsed.append((offset, len(line)))
@@ -544,9 +543,6 @@ class Session:
                 children[key] = _sort_children(nodes)
         return Tree(roots, children)
 
-    def active_ids(self, leaf_id: Any = MISSING) -> set[Any]:
-        return {e.id for e in self.branch(leaf_id)}
-
     # ------------------------------------------------------------------ context
 
     def _context_leaf(self, leaf_id: Any) -> Entry | None:
@@ -573,7 +569,7 @@ class Session:
             if entry.type == "compaction":
                 last_compaction = index
         if last_compaction is None:
-            return path
+            return list(path)  # a copy: the path itself is cached
         compaction = path[last_compaction]
         selected = [compaction]
         if not _has_retained_tail(compaction):
@@ -612,12 +608,6 @@ class Session:
         for entry in selected:
             messages.extend(context_messages(entry))
         return SessionContext(messages, thinking, model, selected)
-
-    def iter_messages(self) -> Iterator[tuple[Entry, Any]]:
-        """Every ``message`` entry with its decoded message, in file order."""
-        for entry in self.entries:
-            if entry.type == "message":
-                yield entry, entry.message
 
 
 @dataclass(slots=True)
@@ -717,7 +707,7 @@ def _map_first_kept_index(compaction: dict[str, Any], parsed_order: list[dict[st
         del compaction["firstKeptEntryIndex"]
 
 
-def _unique_id(taken: set[str] | dict[Any, Any]) -> str:
+def generate_id(taken: set[str] | dict[Any, Any]) -> str:
     """pi's ``generateId``: 8 hex characters not yet used in the session."""
     for _ in range(100):
         candidate = uuid.uuid4().hex[:8]
@@ -726,9 +716,6 @@ def _unique_id(taken: set[str] | dict[Any, Any]) -> str:
                 taken.add(candidate)
             return candidate
     return str(uuid.uuid4())
-
-
-generate_id = _unique_id
 
 
 def _stable_id(seed: str, index: int, taken: set[str]) -> str:
