@@ -204,3 +204,28 @@ def js_join_value(items: list[Any], sep: str = ",") -> str:
     return sep.join("" if v is None or v is MISSING else js_string(v) for v in items)
 
 
+
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_RADIX = {"0x": 16, "0o": 8, "0b": 2}
+
+
+def js_string_to_number(text: str) -> float:
+    """``Number(text)``: JavaScript's whitespace trimmed, decimal, ``0x``/``0o``/``0b``,
+    ``Infinity``; anything else (``1_0``, ``inf``, ``nan``, which Python's float takes) is NaN."""
+    from .jsonl import js_trim
+
+    text = js_trim(text)
+    if not text:
+        return 0.0
+    if _DECIMAL.fullmatch(text):
+        return float(text)
+    if text in ("Infinity", "+Infinity", "-Infinity"):
+        return -math.inf if text[0] == "-" else math.inf
+    radix = _RADIX.get(text[:2].lower())
+    if radix is not None:
+        try:
+            return float(int(text[2:], radix)) if "_" not in text else math.nan
+        except ValueError:
+            return math.nan
+    return math.nan

@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from .jsonl import MISSING, BadLine, js_trim, js_truthy, parse_line, split_lines
-from .jsvalues import js_date_value
+from .jsvalues import js_date_value, js_string, js_string_to_number
 
 CURRENT_VERSION = 3
 
@@ -655,10 +655,9 @@ def _version_number(version: Any) -> float:
     if isinstance(version, int | float):
         return float(version)
     if isinstance(version, str):
-        try:
-            return float(version.strip() or 0)
-        except ValueError:
-            return math.nan
+        return js_string_to_number(version)
+    if isinstance(version, list):  # [3] < 3 compares "3" with 3
+        return js_string_to_number(js_string(version))
     return math.nan
 
 
