@@ -309,20 +309,16 @@ class ScanState:
             content = message.get("content", MISSING)
             if content is MISSING:
                 return
-            # getLastActivityTime
+            # getLastActivityTime (the latest non-negative time; bool is not a number here)
             ts = message.get("timestamp")
-            if isinstance(ts, int | float) and not isinstance(ts, bool):
-                self.last = ts if self.last is None or ts > self.last else self.last
-                if self.last < 0:
-                    self.last = 0
-            else:
-                ets = entry.get("timestamp")
-                if isinstance(ets, str):
-                    t = js_date_parse(ets)
-                    if t is not None:
-                        self.last = t if self.last is None or t > self.last else self.last
-                        if self.last < 0:
-                            self.last = 0
+            ts_type = type(ts)
+            if ts_type is not int and ts_type is not float:
+                ts = entry.get("timestamp")
+                ts = js_date_parse(ts) if type(ts) is str else None
+            if ts is not None:
+                last = self.last
+                if last is None or ts > last:
+                    self.last = ts if ts >= 0 else 0
             # extractTextContent
             if type(content) is str:
                 text = content
@@ -331,10 +327,10 @@ class ScanState:
                 for block in content:
                     if type(block) is dict:
                         if block.get("type") == "text":
-                            value = block.get("text", MISSING)
+                            value = block.get("text")
                             if type(value) is str:
                                 parts.append(value)
-                            elif value is None or value is MISSING:
+                            elif value is None:
                                 parts.append("")
                             else:
                                 parts.append(js_string(value))
