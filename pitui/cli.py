@@ -11,12 +11,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .store import actions, paths
+from .store import paths
 from .store.jsonl import MISSING, dumps
-from .store.session import NotASessionError, Session
-from .store.trash import TrashError
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .store.session import Session
 
 
 class CliError(Exception):
@@ -73,6 +76,8 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
 
 
 def _load(path: str) -> Session:
+    from .store.session import NotASessionError, Session
+
     try:
         session = Session.load(path)
     except NotASessionError as error:
@@ -89,6 +94,7 @@ def _load(path: str) -> Session:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from .store.inspect import inspect_file
+    from .store.session import NotASessionError
 
     path = resolve_session(args.session, args.cwd, args.session_dir)
     if args.json:
@@ -216,14 +222,20 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _actions() -> ModuleType:
+    """The writing actions, imported only by the commands that write."""
+    from .store import actions
+
+    return actions
+
+
 def _write_action(func: Any, *call_args: Any) -> Any:
+    from .store.actions import ActionError
+    from .store.session import NotASessionError
+
     try:
         return func(*call_args)
-    except actions.ActionError as error:
-        raise CliError(str(error)) from None
-    except NotASessionError as error:
-        raise CliError(str(error)) from None
-    except TrashError as error:
+    except (ActionError, NotASessionError) as error:
         raise CliError(str(error)) from None
     except OSError as error:
         raise CliError(f"{error.filename or ''}: {error.strerror or error}".lstrip(": ")) from None
@@ -231,20 +243,20 @@ def _write_action(func: Any, *call_args: Any) -> Any:
 
 def cmd_label(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    entry_id = _write_action(actions.set_label, path, args.entry, args.text)
+    entry_id = _write_action(_actions().set_label, path, args.entry, args.text)
     print(entry_id)
     return 0
 
 
 def cmd_rename(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    print(_write_action(actions.rename, path, args.name))
+    print(_write_action(_actions().rename, path, args.name))
     return 0
 
 
 def cmd_branch(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    result = _write_action(actions.branch, path, args.entry, args.summary)
+    result = _write_action(_actions().branch, path, args.entry, args.summary)
     if result.entry_id is None:
         print("Already at this point: nothing written", file=sys.stderr)
     else:
@@ -257,19 +269,19 @@ def cmd_branch(args: argparse.Namespace) -> int:
 
 def cmd_fork(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    print(_write_action(actions.fork, path, args.entry))
+    print(_write_action(_actions().fork, path, args.entry))
     return 0
 
 
 def cmd_clone(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    print(_write_action(actions.clone, path))
+    print(_write_action(_actions().clone, path))
     return 0
 
 
 def cmd_trash(args: argparse.Namespace) -> int:
     path = resolve_session(args.session, args.cwd, args.session_dir)
-    _write_action(actions.trash, path)
+    _write_action(_actions().trash, path)
     print(f"Moved to the trash: {path}", file=sys.stderr)
     return 0
 
@@ -281,7 +293,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     session = _load(path)
     leaf: Any = MISSING
     if args.leaf:
-        leaf = _write_action(actions.resolve_entry, session, args.leaf).id
+        leaf = _write_action(_actions().resolve_entry, session, args.leaf).id
     text = export_html(session, leaf) if args.format == "html" else export_markdown(session, leaf)
     text = text.encode("utf-8", "replace").decode()  # lone surrogates cannot be written
     if args.output:
@@ -317,6 +329,17 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked for (the lookup costs more than a listing)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit", default=argparse.SUPPRESS)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"pitui {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     def common_options(suppress: bool) -> argparse.ArgumentParser:
         # Given before or after the command: the subcommand's copy must not reset the value
@@ -332,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = common_options(suppress=True)
     parser = argparse.ArgumentParser(prog="pitui", parents=[common_options(suppress=False)],
                                      description="Browse, search and edit pi coding-agent sessions.")
-    parser.add_argument("--version", action="version", version=f"pitui {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, func: Any, help: str) -> argparse.ArgumentParser:

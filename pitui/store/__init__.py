@@ -8,9 +8,35 @@ The main entry points:
 - :mod:`pitui.store.catalog`: listing every session, with a cache and full-text search.
 """
 
-from .jsonl import MISSING
-from .manager import EntryNotFoundError, SessionManager
-from .session import Entry, NotASessionError, Problem, Session, SessionContext, Tree
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .jsonl import MISSING
+    from .manager import EntryNotFoundError, SessionManager
+    from .session import Entry, NotASessionError, Problem, Session, SessionContext, Tree
+
+# Imported on first use, so that a command that only lists sessions does not load the model.
+_EXPORTS = {
+    "MISSING": "jsonl",
+    "EntryNotFoundError": "manager",
+    "SessionManager": "manager",
+    "Entry": "session",
+    "NotASessionError": "session",
+    "Problem": "session",
+    "Session": "session",
+    "SessionContext": "session",
+    "Tree": "session",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+
 
 __all__ = [
     "MISSING",
