@@ -270,11 +270,8 @@ class Session:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise NotASessionError(f"{path}: not a regular file")
-            chunks = []
-            while chunk := os.read(fd, 1 << 24):
-                chunks.append(chunk)
-            data = b"".join(chunks) if len(chunks) != 1 else chunks[0]
-            del chunks
+            with open(os.dup(fd), "rb", buffering=0) as raw:
+                data = raw.readall()  # one buffer of the file's size, not chunks joined into a copy
             source = None if keep_bodies else LineSource(path, fd)
             session = cls.from_bytes(data, path=path, keep_bodies=keep_bodies, source=source)
         except BaseException:
