@@ -176,11 +176,21 @@ def _print_rows(sessions: Sequence[Any], show_cwd: bool) -> None:
               f"{_one_line(title, 72)}{where}")
 
 
+def _listing(catalog: Any, args: argparse.Namespace) -> list[Any]:
+    """This folder's sessions, or with --all every project's. A custom session folder
+    (--session-dir, $PI_CODING_AGENT_SESSION_DIR) holds every project flat: "all" is that
+    whole folder there, as newer pi's listAll(dir) has it."""
+    if not args.all:
+        return catalog.list(args.cwd, args.session_dir)
+    folder, custom = paths.session_dir_for(args.cwd, args.session_dir)
+    return catalog.list_dir(folder) if custom else catalog.list_all()
+
+
 def _catalog_list(args: argparse.Namespace) -> list[Any]:
     from .store.catalog import Catalog
 
     catalog = Catalog()
-    sessions = catalog.list_all() if args.all else catalog.list(args.cwd, args.session_dir)
+    sessions = _listing(catalog, args)
     for problem in catalog.problems:
         print(f"pitui: skipped {safe(problem.path)}: {safe(problem.reason)}", file=sys.stderr)
     return sessions
@@ -202,7 +212,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from .store.search import QueryError
 
     catalog = Catalog()
-    scope = None if args.all else catalog.list(args.cwd, args.session_dir)
+    scope = _listing(catalog, args)
     try:
         hits = catalog.search(args.query, scope=scope)
     except QueryError as error:

@@ -176,3 +176,16 @@ def test_a_name_cannot_fake_output_lines_and_errors_carry_no_escapes(tmp_path: P
     assert not any(line.startswith("file      /etc/evil") for line in result.stdout.splitlines())
     bad = pitui("label", str(path), "\x1b[2J", "x")
     assert bad.returncode == 1 and "\x1b" not in bad.stderr
+
+
+def test_a_custom_session_folder_lists_this_project_and_with_all_everything_in_it(tmp_path: Path):
+    folder = tmp_path / "flat"
+    folder.mkdir()
+    write(folder / "mine.jsonl", header(cwd=str(tmp_path)), msg("a", None, text="mine"))
+    write(folder / "other.jsonl", header(cwd="/elsewhere", id="22222222-2222-4333-8444-555555555555"),
+          msg("a", None, text="other"))
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PI_CODING_AGENT_DIR": str(tmp_path / "agent")}
+    here = pitui("ls", "--json", "--session-dir", str(folder), env=env, cwd=str(tmp_path))
+    assert [s["firstMessage"] for s in json.loads(here.stdout)] == ["mine"]
+    everything = pitui("ls", "--all", "--json", env={**env, "PI_CODING_AGENT_SESSION_DIR": str(folder)})
+    assert sorted(s["firstMessage"] for s in json.loads(everything.stdout)) == ["mine", "other"]
