@@ -284,3 +284,49 @@ def test_orphans_and_cycles_are_reported(tmp_path: Path):
     assert reasons == ["entry o: its parent gone is not in the file; shown as a root",
                        "entry a is in a parentId cycle: reachable from no root",
                        "entry b is in a parentId cycle: reachable from no root"]
+
+
+# ---------------------------------------------------------------- following a file pi is writing
+
+
+def test_refresh_reads_what_pi_appended_and_waits_for_a_torn_line(tmp_path: Path):
+    path = write(tmp_path / "live.jsonl", header(), msg("a", None), raw=b'{"type":"message","id":"b","par')
+    session = Session.load(str(path))
+    assert [e.id for e in session.entries] == ["a"]
+    assert [p.reason for p in session.problems] == ["skipped: an incomplete last line (still being written?)"]
+    assert session.refresh() == 0
+    with path.open("ab") as handle:  # pi finishes the line, appends a label, starts another line
+        handle.write(b'entId":"a","timestamp":"' + ts(1).encode() + b'","message":{"role":"assistant",'
+                     b'"content":[],"timestamp":1}}\n' + lines(entry("label", "l", "b", n=2, targetId="a", label="x"))
+                     + b'{"type":"mess')
+    assert session.refresh() == 2
+    assert [e.id for e in session.entries] == ["a", "b", "l"] and session.leaf_id == "l"
+    assert session.labels == {"a": "x"} and [e.id for e in session.branch()] == ["a", "b", "l"]
+    assert [p.line for p in session.problems] == [5]  # only the new torn line
+    assert session.entry("b").message["role"] == "assistant"  # bodies are read from the grown file
+    fresh = Session.load(str(path))
+    assert [e.id for e in fresh.entries] == [e.id for e in session.entries]
+
+
+def test_refresh_refuses_a_replaced_or_shortened_file(tmp_path: Path):
+    from pitui.store.session import FileChangedError
+
+    path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", n=1))
+    session = Session.load(str(path))
+    path.write_bytes(lines(header(), msg("a", None)))
+    with pytest.raises(FileChangedError):
+        session.refresh()
+
+
+def test_following_a_file_after_our_own_append_reads_only_pi_lines(tmp_path: Path):
+    from pitui.store.manager import SessionManager
+
+    path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", "assistant", n=1))
+    manager = SessionManager.open(str(path))
+    manager.append_label_change("a", "mine")
+    with path.open("ab") as handle:
+        handle.write(lines(msg("c", manager.get_leaf_id(), n=5)))
+    assert manager.session.refresh() == 1
+    assert [e.type for e in manager.session.entries] == ["message", "message", "label", "message"]
+    manager.append_session_info("named after pi's line")  # not refused: the read is current
+    assert Session.load(str(path)).name == "named after pi's line"

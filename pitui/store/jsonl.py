@@ -119,15 +119,17 @@ def _strip_js_whitespace(data: bytes, *, start: bool) -> int:
             return count
 
 
-def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1) -> Iterator[tuple[int, int, bytes]]:
+def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1,
+                trim_start: bool = True) -> Iterator[tuple[int, int, bytes]]:
     """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")``, as
     ``(1-based line number, byte offset, bytes without the newline)``: plain tuples, since a
     100,000-line file makes 100,000 of them.
 
     Only ``\\n`` separates lines (U+2028 inside a string is not a line break). Whitespace at the
-    very start and end of the content (a BOM, say) is dropped, as ``trim()`` drops it.
+    very start and end of the content (a BOM, say) is dropped, as ``trim()`` drops it; data that
+    continues a file (``trim_start=False``) has no start to trim.
     """
-    head = _strip_js_whitespace(data, start=True)
+    head = _strip_js_whitespace(data, start=True) if trim_start else 0
     tail = len(data) - _strip_js_whitespace(data, start=False)
     # Line numbers count from the real start of the data, not the trimmed one.
     number = first_number + data.count(b"\n", 0, head)

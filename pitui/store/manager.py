@@ -189,8 +189,10 @@ class SessionManager:
                 self._check_unchanged()
                 if session.migrated:
                     self._rewrite_migrated(extra=entry)
+                    session.source = None  # the offsets read are gone: following it needs a new read
                 else:
                     append_lines(self._session_file, [dumps(data)])
+                    session.note_own_append(entry, DiskState.of(os.stat(self._session_file)))
             elif _has_assistant([*session.entries, entry]):
                 self._flush_all(extra=entry)
             if self._flushed:

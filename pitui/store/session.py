@@ -251,6 +251,9 @@ class Session:
         self.source: LineSource | None = None
         self.header_offset = 0
         self.unparsed: list[tuple[int, int]] = []  # (offset, length) of lines that are not entries
+        self.read_upto = 0  # the end of the last whole line read: where the file is read on from
+        self.next_line = 1
+        self.torn_line = 0  # the number of an incomplete last line (0: none)
         self._tree: Tree | None = None
         self._path_cache: tuple[Entry, list[Entry]] | None = None
 
@@ -295,28 +298,30 @@ class Session:
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            return cls._from_bytes(data, path, keep_bodies, source)
+            return cls._from_bytes(data, path, keep_bodies, source, None, 0, 1)
         finally:
             if gc_was_enabled:
                 gc.enable()
 
     @classmethod
-    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool,
-                    source: LineSource | None) -> Session:
+    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool, source: LineSource | None,
+                    header: dict[str, Any] | None, base_offset: int, first_number: int) -> Session:
+        """The one reading loop. With ``header`` given, ``data`` continues a v3 file from
+        ``base_offset`` (line ``first_number``): the lines pi appended since it was read."""
         session = cls(path)
         where = path or "<memory>"
         if keep_bodies:
             source = None
         torn_tail = bool(data) and not data.endswith(b"\n")
-        header: dict[str, Any] | None = None
-        keep = True
+        continuing = header is not None
+        keep = not continuing or source is None
         needs_migration = False
         entries: list[Entry] = []
         parsed_order: list[dict[str, Any]] = []  # every parsed value, for a v1 file's migration
         unparsed = session.unparsed
         last_number = 0
         loads, decode_error = orjson.loads, orjson.JSONDecodeError
-        for number, offset, line in split_lines(data):
+        for number, offset, line in split_lines(data, base_offset, first_number, trim_start=header is None):
             last_number = number
             try:
                 value = loads(line)
@@ -355,7 +360,8 @@ class Session:
                 unparsed.append((offset, len(line)))
                 continue
             entries.append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
-        if torn_tail and session.problems and session.problems[-1].line == last_number:
+        torn = torn_tail and bool(session.problems) and session.problems[-1].line == last_number
+        if torn:
             last = session.problems[-1]
             session.problems[-1] = Problem(last.path, last.line,
                                            "skipped: an incomplete last line (still being written?)")
@@ -365,10 +371,16 @@ class Session:
             return session  # empty: a session with no header yet
         session.header = header
         session.source = source
+        # Where reading goes on when the file grows: a torn last line is read again once whole.
+        complete = data.rfind(b"\n") + 1 if torn else len(data)
+        session.read_upto = base_offset + complete
+        session.next_line = first_number + data.count(b"\n", 0, complete)
+        session.torn_line = last_number if torn else 0
         if needs_migration:
             _migrate(header, entries, parsed_order, session.original_version)
         session.entries = entries
-        session._build_index()
+        if not continuing:
+            session._build_index()
         return session
 
     def _build_index(self) -> None:
@@ -396,6 +408,55 @@ class Session:
             else:
                 self.labels.pop(target, None)
                 self.label_times.pop(target, None)
+
+    def refresh(self) -> int:
+        """Read what was appended to the file since it was read (pi writing to it now), and
+        return how many entries came in. A torn last line is left for the next call.
+
+        Raises :class:`FileChangedError` when the file was replaced, shrank or needs migrating:
+        then it must be read again whole.
+        """
+        if self.path is None or self.disk is None or self.source is None or self.header is None:
+            raise FileChangedError(f"{self.path}: not read from a file that can be followed")
+        if self.migrated:
+            raise FileChangedError(f"{self.path}: an old-format file changed: read it again")
+        st = os.stat(self.path)
+        if (st.st_dev, st.st_ino) != (self.disk.dev, self.disk.ino) or st.st_size < self.disk.size:
+            raise FileChangedError(f"{self.path} was replaced or cut short: read it again")
+        if st.st_size == self.disk.size:
+            return 0
+        data = self.source.raw(self.read_upto, st.st_size - self.read_upto)
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            more = Session._from_bytes(data, self.path, False, self.source, self.header, self.read_upto,
+                                       self.next_line)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        if self.torn_line:  # the torn line, whole or still torn, is read and reported afresh
+            self.problems = [p for p in self.problems if p.line != self.torn_line]
+            self.unparsed = [u for u in self.unparsed if u[0] < self.read_upto]
+        self.problems += more.problems
+        self.unparsed += more.unparsed
+        for entry in more.entries:
+            if entry.id in self.by_id:
+                self.problems.append(Problem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins"))
+            self.add(entry)
+        self.read_upto, self.next_line, self.torn_line = more.read_upto, more.next_line, more.torn_line
+        self.disk = DiskState.of(st)
+        return len(more.entries)
+
+    def note_own_append(self, entry: Entry, disk: DiskState) -> None:
+        """Account for a line this process appended (``entry``, about to be added), so that
+        following the file does not read it back as pi's."""
+        if self.torn_line:  # the append ended the torn line first: it is a bad line now
+            self.next_line = self.torn_line + 1
+            self.torn_line = 0
+        entry.line = self.next_line
+        self.next_line += 1
+        self.read_upto = disk.size
+        self.disk = disk
 
     def add(self, entry: Entry) -> None:
         """Add an entry at the end (after it was appended to the file, or in memory)."""
