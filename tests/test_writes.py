@@ -329,3 +329,25 @@ def test_migrating_on_first_write_keeps_unreadable_lines_where_they_were(tmp_pat
     assert rows[2] == b"garbage line" and rows[4] == b'{"torn'
     session = Session.load(str(path))
     assert session.name == "kept" and [m["content"] for m in session.context().messages] == ["a", "b"]
+
+
+def test_the_rest_of_pis_api_reads_back_in_a_new_manager(tmp_path: Path):
+    manager = SessionManager.create("/home/me/proj", str(tmp_path))
+    assert manager.is_persisted() and manager.get_cwd() == "/home/me/proj"
+    assert manager.get_session_dir() == str(tmp_path) and len(manager.get_session_id()) == 36
+    manager.append_thinking_level_change("high")
+    user = manager.append_message({"role": "user", "content": "hi", "timestamp": 1})
+    manager.append_custom_message_entry("note", [{"type": "text", "text": "from an extension"}], True)
+    manager.append_message({"role": "assistant", "content": [], "provider": "p", "model": "m", "timestamp": 2})
+    manager.append_label_change(user, "start")
+    again = SessionManager.open(manager.get_session_file())
+    assert again.get_label(user) == "start" and again.get_session_id() == manager.get_session_id()
+    assert [e["type"] for e in again.build_context_entries()] == [
+        "thinking_level_change", "message", "custom_message", "message", "label"]
+    context = again.build_session_context()
+    assert [m["role"] for m in context.messages] == ["user", "custom", "assistant"]
+    assert context.thinking_level == "high" and context.model == {"provider": "p", "modelId": "m"}
+    tree = again.get_tree()
+    assert len(tree.roots) == 1 and [e.id for e in tree.children_of(tree.roots[0])] == [user]
+    rows = [orjson.loads(line) for line in Path(manager.get_session_file()).read_bytes().splitlines()]
+    assert list(rows[3]) == ["type", "customType", "content", "display", "id", "parentId", "timestamp"]
