@@ -23,6 +23,7 @@ from .jsvalues import js_date_value, js_string, js_string_to_number
 
 CURRENT_VERSION = 3
 
+
 class NotASessionError(ValueError):
     """The file is not a pi session (its first readable line is not a session header)."""
 
