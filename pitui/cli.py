@@ -6,13 +6,13 @@ import argparse
 import contextlib
 import gc
 import os
-import re
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .safe_text import safe
 from .store import paths
 from .store.jsonl import MISSING, dumps
 
@@ -24,18 +24,6 @@ if TYPE_CHECKING:
 
 class CliError(Exception):
     """A user error: printed as one line, exit status 1, nothing written."""
-
-
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-_UNSAFE_IN_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
-def safe(text: str, *, multiline: bool = False) -> str:
-    """Session text is untrusted: control characters (terminal escapes) are never printed, and
-    a one-line field cannot break into lines that look like pitui's own output. Lone
-    surrogates (which JSON allows) become U+FFFD, as the terminal could not take them."""
-    pattern = _UNSAFE if multiline else _UNSAFE_IN_LINE
-    return pattern.sub(lambda m: "\ufffd" if m.group() >= "\ud800" else " ", text)
 
 
 def _json_out(value: Any) -> None:
