@@ -397,10 +397,95 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _first_positional(argv: Sequence[str]) -> str | None:
+    """The first argument that is not an option (nor an option's value)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--":
+            return None
+        elif arg == "--session-dir":
+            skip = True
+        elif not arg.startswith("-") or arg == "-":
+            return arg
+    return None
+
+
+def build_app_parser(commands: Sequence[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pitui",
+        description="Browse, search and edit pi coding-agent sessions. With no arguments, opens the "
+                    "session picker for this folder; with a session, opens its tree and conversation.",
+        epilog=f"commands (pitui COMMAND --help): {', '.join(commands)}",
+    )
+    parser.add_argument("session", nargs="?", help="a session file, or a unique prefix of its id, to open")
+    parser.add_argument("--all", action="store_true", help="start the picker on every project's sessions")
+    parser.add_argument("--print", action="store_true",
+                        help="print the chosen session's file and exit (for the shell: cd, pi --session ...)")
+    parser.add_argument("--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions")
+    parser.add_argument("--session-dir", metavar="DIR", help="the session folder (as pi's --session-dir)")
+    parser.add_argument("--version", action=_VersionAction)
+    return parser
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """The full-screen app; afterwards, whatever the user chose to do on leaving it."""
+    import shlex
+    import shutil
+
+    from .config import load_config
+
+    config = load_config()
+    open_path = resolve_session(args.session, args.cwd, args.session_dir) if args.session else None
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        raise CliError("the app needs a terminal (for scripts, see pitui --help for the commands)")
+    from .ui.app import PituiApp
+
+    app = PituiApp(cwd=args.cwd, session_dir=args.session_dir, scope="all" if args.all else "current",
+                   open_path=open_path, print_mode=args.print, config=config)
+    result = app.run()
+    if result is None:
+        return app.return_code or 0
+    if result.action == "print":
+        print(result.path)
+        return 0
+    argv = config.resume_argv(result.path)
+    program = shutil.which(argv[0])
+    if program is None:
+        print(f"pitui: {safe(argv[0])} is not installed (not on PATH). To resume the session, run:", file=sys.stderr)
+        print(shlex.join(argv))
+        return 1
+    session_cwd = _session_cwd(result.path)
+    if session_cwd:
+        os.chdir(session_cwd)  # pi resumes a session in the folder it was made in
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(program, argv)
+    return 0  # pragma: no cover
+
+
+def _session_cwd(path: str) -> str | None:
+    from .store.session import NotASessionError, Session
+
+    try:
+        cwd = Session.load(path).cwd
+    except (OSError, NotASessionError):
+        return None
+    return cwd if cwd and os.path.isdir(cwd) else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = list(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    if _first_positional(argv) not in commands:
+        parser = build_app_parser(commands)
     args = parser.parse_args(argv)
     args.cwd = os.getcwd()
+    if not hasattr(args, "command"):
+        args.command = None
+        args.func = run_app
     # A command builds large object graphs without reference cycles: the cyclic collector
     # would only walk them again and again.
     gc_was_enabled = gc.isenabled()
@@ -408,9 +493,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.demo:
             _use_demo(args)
-        if args.command is None:
-            parser.print_help()
-            return 0
         return args.func(args)
     except CliError as error:
         print(f"pitui: {safe(str(error))}", file=sys.stderr)
@@ -431,7 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _use_demo(args: argparse.Namespace) -> None:
     """Point pitui at a fresh copy of the demo sessions, removed again at exit unless the
-    command prints a path into it (fork, clone)."""
+    command prints a path into it (fork, clone, --print)."""
     import atexit
     import shutil
 
@@ -441,7 +523,7 @@ def _use_demo(args: argparse.Namespace) -> None:
     os.environ[paths.AGENT_DIR_ENV] = demo.agent_dir
     os.environ.pop(paths.SESSION_DIR_ENV, None)
     args.cwd = demo.cwd
-    if args.command not in ("fork", "clone"):
+    if args.command not in ("fork", "clone") and not getattr(args, "print", False):
         atexit.register(shutil.rmtree, os.path.dirname(demo.agent_dir), ignore_errors=True)
 
 

@@ -1,0 +1,145 @@
+"""The pitui app: the session picker, the session view, and what they share.
+
+Screens: :class:`~pitui.ui.picker.PickerScreen` (always at the bottom of the stack) and
+:class:`~pitui.ui.session_screen.SessionScreen` pushed over it for one session. The app owns
+the catalog (the cached listing of every session) and the clock, so that tests can fix both.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from ..config import Config
+from .help import HelpScreen
+
+if TYPE_CHECKING:
+    from ..store.catalog import Catalog
+
+__all__ = ["AppResult", "PituiApp", "styles_dir"]
+
+
+def styles_dir() -> Path:
+    """The .tcss files: inside the installed package, or at the top of a source checkout."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "styles", package.parent / "styles"):
+        if (candidate / "app.tcss").is_file():
+            return candidate
+    raise FileNotFoundError(f"pitui's styles are missing (looked in {package / 'styles'})")
+
+
+STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss")
+
+
+@dataclass(frozen=True, slots=True)
+class AppResult:
+    """What the user chose when the app ended: print a session's path, or resume it in pi."""
+
+    action: Literal["print", "resume"]
+    path: str
+
+
+class PituiApp(App[AppResult | None]):
+    """``pitui``: the picker over a folder's sessions (or every project's), and the session view.
+
+    ``cwd`` and ``session_dir`` choose "this folder" as pi does; ``scope`` is where the picker
+    starts (``"current"`` or ``"all"``). ``open_path`` opens that session's view at start (over
+    the picker, so Escape goes back to it). With ``print_mode``, choosing a session ends the app
+    with its path instead of opening it. ``now`` gives the time in ms (ages in rows), ``catalog``
+    the listing to use (tests), ``watch`` whether files are followed with watchfiles.
+    """
+
+    TITLE = "pitui"
+    CSS_PATH: ClassVar = [styles_dir() / name for name in STYLE_FILES]
+    # Ctrl+P is pi's "show paths" key in the picker: the command palette moves to F2.
+    COMMAND_PALETTE_BINDING = "f2"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("f1", "help", "Keys", id="app.help"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        cwd: str | None = None,
+        session_dir: str | None = None,
+        agent_dir: str | None = None,
+        scope: Literal["current", "all"] = "current",
+        open_path: str | None = None,
+        print_mode: bool = False,
+        config: Config | None = None,
+        now: Callable[[], float] | None = None,
+        catalog: Catalog | None = None,
+        watch: bool = True,
+    ) -> None:
+        super().__init__()
+        self.cwd = cwd or os.getcwd()
+        self.session_dir = session_dir
+        self.agent_dir = agent_dir
+        self.start_scope = scope
+        self.open_path = open_path
+        self.print_mode = print_mode
+        self.config = config or Config()
+        self._now = now or (lambda: time.time() * 1000)
+        self._catalog = catalog
+        self.watch_files = watch
+
+    # -- shared services -------------------------------------------------------------------
+
+    @property
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            from ..store.catalog import Catalog
+
+            self._catalog = Catalog(self.agent_dir)
+        return self._catalog
+
+    def now_ms(self) -> float:
+        return self._now()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.config.keys:
+            self.set_keymap(self.config.keys)
+        for problem in self.config.problems:
+            self.notify(problem, title="Config", severity="warning", markup=False, timeout=8)
+        from .picker import PickerScreen
+
+        self.push_screen(PickerScreen(scope=self.start_scope))
+        if self.open_path:
+            self.open_session(self.open_path)
+
+    def on_unmount(self) -> None:
+        if self._catalog is not None:
+            self._catalog.close()
+
+    # -- what screens ask of the app -------------------------------------------------------
+
+    def open_session(self, path: str, entry_id: str | None = None) -> None:
+        """Show one session's tree and conversation (``entry_id`` highlighted, else the leaf)."""
+        from .session_screen import SessionScreen
+
+        self.push_screen(SessionScreen(path, entry_id=entry_id))
+
+    def choose_session(self, path: str) -> None:
+        """The user picked a session in the picker: open it, or print it and end (``--print``)."""
+        if self.print_mode:
+            self.exit(AppResult("print", path))
+        else:
+            self.open_session(path)
+
+    def resume_in_pi(self, path: str) -> None:
+        """End the app; the command line then runs the resume command on ``path``."""
+        self.exit(AppResult("resume", path))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
