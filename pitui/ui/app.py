@@ -129,6 +129,11 @@ class PituiApp(App[AppResult | None]):
 
         self.push_screen(SessionScreen(path, entry_id=entry_id))
 
+    def open_session_paths(self) -> set[str]:
+        """The sessions open in a view now (real paths): the picker must not trash them."""
+        return {os.path.realpath(path) for screen in self.screen_stack
+                if (path := getattr(screen, "session_path", None))}
+
     def choose_session(self, path: str) -> None:
         """The user picked a session in the picker: open it, or print it and end (``--print``)."""
         if self.print_mode:
