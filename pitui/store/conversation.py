@@ -1,0 +1,449 @@
+"""The conversation on a path: what the model sees from the root to an entry, as plain items.
+
+:func:`context_items` follows pi's context rules through the session's own
+:meth:`~pitui.store.session.Session.context_entries` and
+:func:`~pitui.store.session.context_messages` (reference §4.3, §4.4) and turns each context
+message into one item a view can show without reading the file again: decoded text, tool calls
+with their arguments, images as placeholders (their data is dropped), usage and cost.
+
+Every item carries the id of the entry it comes from. A compaction's ``retainedTail`` messages
+come from the compaction entry itself: they carry its id and ``retained=True`` (they are copies,
+never counted twice in totals). A compaction also lists the entries it replaced, so a view can
+ask :func:`replaced_items` for them when the user opens it.
+
+Each entry's line is decoded once per call; nothing is cached here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .jsonl import MISSING, js_truthy
+from .session import Entry, Session, context_messages
+
+__all__ = [
+    "AssistantMessage",
+    "BashExecution",
+    "BranchSummary",
+    "CompactionSummary",
+    "CustomMessage",
+    "ImagePart",
+    "Item",
+    "OtherMessage",
+    "Part",
+    "TextPart",
+    "ThinkingPart",
+    "ToolCallPart",
+    "ToolResult",
+    "Totals",
+    "Usage",
+    "UserMessage",
+    "context_items",
+    "item_from_message",
+    "path_totals",
+    "replaced_items",
+    "session_totals",
+    "totals",
+]
+
+# ---------------------------------------------------------------------------------------------
+# parts of a message
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingPart:
+    text: str
+    redacted: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ToolCallPart:
+    """A tool call: ``arguments`` is the decoded JSON value as the model wrote it."""
+
+    call_id: str
+    name: str
+    arguments: Any
+
+    @property
+    def arguments_json(self) -> str:
+        """The arguments as compact JSON (non-ASCII kept)."""
+        return _compact_json(self.arguments)
+
+
+@dataclass(frozen=True, slots=True)
+class ImagePart:
+    """An image, without its data: its MIME type and the size of the decoded bytes."""
+
+    mime_type: str
+    size: int
+
+
+Part = TextPart | ThinkingPart | ToolCallPart | ImagePart
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens and cost (in dollars) of one model call, or a sum of them."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    total_tokens: int = 0
+    cost: float = 0.0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.input + other.input, self.output + other.output, self.cache_read + other.cache_read,
+                     self.cache_write + other.cache_write, self.total_tokens + other.total_tokens,
+                     self.cost + other.cost)
+
+
+# ---------------------------------------------------------------------------------------------
+# items: one per context message
+
+
+@dataclass(frozen=True, slots=True)
+class UserMessage:
+    entry_id: Any
+    parts: tuple[Part, ...]
+    retained: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantMessage:
+    entry_id: Any
+    parts: tuple[Part, ...]
+    provider: str = ""
+    model: str = ""
+    usage: Usage | None = None
+    stop_reason: str = ""
+    error_message: str = ""
+    retained: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    entry_id: Any
+    tool_name: str
+    parts: tuple[Part, ...]
+    is_error: bool = False
+    tool_call_id: str = ""
+    usage: Usage | None = None
+    retained: bool = False
+
+    @property
+    def output(self) -> str:
+        """The text of the result (its text parts, one after the other)."""
+        return "\n".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+
+@dataclass(frozen=True, slots=True)
+class BashExecution:
+    """A command the user ran with ``!`` (``excluded``: ``!!``, not sent to the model)."""
+
+    entry_id: Any
+    command: str
+    output: str
+    exit_code: int | None = None
+    cancelled: bool = False
+    truncated: bool = False
+    excluded: bool = False
+    full_output_path: str = ""
+    retained: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CustomMessage:
+    """A message an extension put into the context (``display``: whether pi shows it)."""
+
+    entry_id: Any
+    custom_type: str
+    parts: tuple[Part, ...]
+    display: bool = True
+    retained: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BranchSummary:
+    entry_id: Any
+    summary: str
+    from_id: Any = None
+    usage: Usage | None = None
+    retained: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionSummary:
+    """A compaction as the model sees it: its summary, in place of the entries it replaced.
+
+    ``replaced_ids`` are the entries whose messages the model saw just before the compaction
+    and no longer sees (an earlier compaction among them stands for what it replaced in turn);
+    :func:`replaced_items` gives their items.
+    """
+
+    entry_id: Any
+    summary: str
+    tokens_before: int | None = None
+    replaced_ids: tuple[Any, ...] = ()
+    usage: Usage | None = None
+    retained: bool = False
+
+    @property
+    def replaced_count(self) -> int:
+        return len(self.replaced_ids)
+
+
+@dataclass(frozen=True, slots=True)
+class OtherMessage:
+    """A message of a role pi does not know (it passes them into the context as they are)."""
+
+    entry_id: Any
+    role: str
+    parts: tuple[Part, ...] = ()
+    retained: bool = False
+
+
+Item = (UserMessage | AssistantMessage | ToolResult | BashExecution | CustomMessage | BranchSummary
+        | CompactionSummary | OtherMessage)
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Usage summed over messages: what they cost."""
+
+    usage: Usage = field(default_factory=Usage)
+    assistant_messages: int = 0
+
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(self.usage + other.usage, self.assistant_messages + other.assistant_messages)
+
+
+# ---------------------------------------------------------------------------------------------
+# building items
+
+
+def context_items(session: Session, entry_id: Any = MISSING) -> list[Item]:
+    """What the model sees on the path root..``entry_id``, one item per context message.
+
+    ``entry_id`` follows pi's rules: left out, the session's leaf; None, nothing; an id that is
+    not in the session, the last entry in the file.
+    """
+    selected = session.context_entries(entry_id)
+    items: list[Item] = []
+    for entry in selected:
+        items.extend(_entry_items(session, entry))
+    return items
+
+
+def replaced_items(session: Session, compaction_id: Any) -> list[Item]:
+    """The items of the entries a compaction replaced (see :class:`CompactionSummary`)."""
+    compaction = session.entry(compaction_id)
+    if compaction is None or compaction.type != "compaction":
+        return []
+    items: list[Item] = []
+    for entry in _replaced_entries(session, compaction):
+        items.extend(_entry_items(session, entry))
+    return items
+
+
+def _entry_items(session: Session, entry: Entry) -> list[Item]:
+    messages = context_messages(entry)
+    if not messages:
+        return []
+    entry_id = entry.id
+    if entry.type == "compaction":
+        head, *tail = messages
+        summary = _compaction_item(session, entry, head)
+        return [summary, *(item_from_message(m, entry_id, retained=True) for m in tail)]
+    if entry.type == "branch_summary":
+        head = messages[0]
+        return [BranchSummary(entry_id, _text(head.get("summary")), head.get("fromId"),
+                              _usage(entry.get("usage")))]
+    return [item_from_message(m, entry_id) for m in messages]
+
+
+def _compaction_item(session: Session, entry: Entry, message: dict[str, Any]) -> CompactionSummary:
+    replaced = tuple(e.id for e in _replaced_entries(session, entry))
+    return CompactionSummary(entry.id, _text(message.get("summary")), _int_or_none(message.get("tokensBefore")),
+                             replaced, _usage(entry.get("usage")))
+
+
+_MESSAGE_TYPES = frozenset({"message", "custom_message", "compaction"})
+
+
+def _replaced_entries(session: Session, compaction: Entry) -> list[Entry]:
+    """The entries whose messages were in the context just before ``compaction`` and are not
+    after it: the context at its parent, less what the compaction keeps."""
+    parent = compaction.parent_id
+    if not parent or session.entry(parent) is None:
+        return []
+    kept = {id(e) for e in session.context_entries(compaction.id)[1:]}
+    return [e for e in session.context_entries(parent)
+            if id(e) not in kept and (e.type in _MESSAGE_TYPES
+                                      or (e.type == "branch_summary" and js_truthy(e.get("summary"))))]
+
+
+def item_from_message(message: Any, entry_id: Any, *, retained: bool = False) -> Item:
+    """One context message (as :meth:`Session.context` gives them) as an item."""
+    if not isinstance(message, dict):
+        return OtherMessage(entry_id, "(unreadable message)", retained=retained)
+    get = message.get
+    role = get("role")
+    if role == "user":
+        return UserMessage(entry_id, _parts(get("content")), retained)
+    if role == "assistant":
+        return AssistantMessage(entry_id, _parts(get("content")), _text(get("provider")), _text(get("model")),
+                                _usage(get("usage")), _text(get("stopReason")), _text(get("errorMessage")), retained)
+    if role == "toolResult":
+        return ToolResult(entry_id, _text(get("toolName")), _parts(get("content")), get("isError") is True,
+                          _text(get("toolCallId")), _usage(get("usage")), retained)
+    if role == "bashExecution":
+        return BashExecution(entry_id, _text(get("command")), _text(get("output")), _int_or_none(get("exitCode")),
+                             get("cancelled") is True, get("truncated") is True, get("excludeFromContext") is True,
+                             _text(get("fullOutputPath")), retained)
+    if role == "custom":
+        return CustomMessage(entry_id, _text(get("customType")), _parts(get("content")), get("display") is not False,
+                             retained)
+    if role == "branchSummary":
+        return BranchSummary(entry_id, _text(get("summary")), get("fromId"), retained=retained)
+    if role == "compactionSummary":
+        return CompactionSummary(entry_id, _text(get("summary")), _int_or_none(get("tokensBefore")),
+                                 retained=retained)
+    return OtherMessage(entry_id, _text(role) or "(no role)", _parts(get("content")), retained)
+
+
+def _parts(content: Any) -> tuple[Part, ...]:
+    if isinstance(content, str):
+        return (TextPart(content),)
+    if not isinstance(content, list):
+        return ()
+    parts: list[Part] = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            parts.append(TextPart(_text(block.get("text"))))
+        elif kind == "thinking":
+            thinking = block.get("thinking")
+            parts.append(ThinkingPart(_text(thinking), block.get("redacted") is True))
+        elif kind == "toolCall":
+            arguments = block.get("arguments")
+            parts.append(ToolCallPart(_text(block.get("id")), _text(block.get("name")),
+                                      None if arguments is MISSING else arguments))
+        elif kind == "image":
+            parts.append(ImagePart(_text(block.get("mimeType")), _decoded_size(block.get("data"))))
+    return tuple(parts)
+
+
+def _decoded_size(data: Any) -> int:
+    """The number of bytes base64 ``data`` decodes to, without decoding it."""
+    if not isinstance(data, str):
+        return 0
+    length = len(data)
+    if "\n" in data or " " in data or "\r" in data:
+        length = len("".join(data.split()))
+    padding = 2 if data.endswith("==") else 1 if data.endswith("=") else 0
+    return max(0, length * 3 // 4 - padding)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None or value is MISSING:
+        return ""
+    return _compact_json(value)
+
+
+def _compact_json(value: Any) -> str:
+    if value is MISSING:
+        return ""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return 0
+    return value
+
+
+def _int_or_none(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    return int(value)
+
+
+def _usage(value: Any) -> Usage | None:
+    """pi's ``Usage``; old files lack ``totalTokens`` (then it is the sum of the others)."""
+    if not isinstance(value, dict):
+        return None
+    get = value.get
+    counts = [int(_number(get(key))) for key in ("input", "output", "cacheRead", "cacheWrite")]
+    total = get("totalTokens")
+    total_tokens = int(_number(total)) if isinstance(total, int | float) and not isinstance(total, bool) \
+        else sum(counts)
+    cost = get("cost")
+    dollars = float(_number(cost.get("total"))) if isinstance(cost, dict) else 0.0
+    return Usage(*counts, total_tokens, dollars)
+
+
+# ---------------------------------------------------------------------------------------------
+# totals
+
+
+def totals(items: Iterable[Item]) -> Totals:
+    """The usage of ``items`` summed, retained copies left out (their originals count)."""
+    usage = Usage()
+    assistants = 0
+    for item in items:
+        if item.retained:
+            continue
+        if isinstance(item, AssistantMessage):
+            assistants += 1
+        found = getattr(item, "usage", None)
+        if found is not None:
+            usage += found
+    return Totals(usage, assistants)
+
+
+_USAGE_TYPES = frozenset({"compaction", "branch_summary"})
+_USAGE_ROLES = frozenset({"assistant", "toolResult"})
+
+
+def _entries_totals(entries: Iterable[Entry]) -> Totals:
+    usage = Usage()
+    assistants = 0
+    for entry in entries:
+        # Only the lines that can carry a usage are decoded.
+        if entry.type == "message" and entry.role in _USAGE_ROLES:
+            message = entry.message
+            found = _usage(message.get("usage")) if isinstance(message, dict) else None
+            assistants += entry.role == "assistant"
+        elif entry.type in _USAGE_TYPES:
+            found = _usage(entry.get("usage"))
+        else:
+            continue
+        if found is not None:
+            usage += found
+    return Totals(usage, assistants)
+
+
+def path_totals(session: Session, entry_id: Any = MISSING) -> Totals:
+    """What the path root..``entry_id`` cost: every model call on it, compacted ones too."""
+    return _entries_totals(session.branch(entry_id))
+
+
+def session_totals(session: Session) -> Totals:
+    """What the whole session cost, every branch included."""
+    return _entries_totals(session.by_id.values())
