@@ -806,7 +806,11 @@ class Catalog:
     def list_dir(self, folder: str, on_progress: ProgressFn | None = None) -> list[SessionInfo]:
         """Every session in one folder (pi 0.73.1's ``list(cwd, dir)``), ``modified`` first."""
         self.problems = []
-        return self._list_paths(self._folder_files(folder), on_progress)
+        files = self._folder_files(folder)
+        infos = self._list_paths(files, on_progress)
+        if not any(problem.path == folder for problem in self.problems):
+            self._forget_missing(folder, 1, files)
+        return infos
 
     def list_all(self, on_progress: ProgressFn | None = None) -> list[SessionInfo]:
         """pi's ``SessionManager.listAll``: the sessions in every folder directly under
@@ -821,7 +825,84 @@ class Catalog:
         files: list[str] = []
         for folder in dirs:
             files.extend(self._folder_files(folder))
-        return self._list_paths(files, on_progress)
+        infos = self._list_paths(files, on_progress)
+        unreadable = {problem.path for problem in self.problems}
+        self._forget_missing(root, 2, files, unreadable)
+        return infos
+
+    # -- the cached rows alone ---------------------------------------------------------------
+
+    def cached_list(self, cwd: str, session_dir: str | None = None) -> list[SessionInfo]:
+        """The rows :meth:`list` gave last time, from the cache alone: no folder or file is
+        looked at, so this is instant whatever the number of sessions. Files changed, added or
+        removed since are not seen; :meth:`list` is the truth. For showing a list at once."""
+        folder, custom = session_dir_for(cwd, session_dir)
+        default = default_session_dir(cwd, self.agent_dir)
+        if not custom:
+            folder = default
+        infos = self._cached_under(folder, depth=1)
+        if custom and os.path.normpath(os.path.abspath(folder)) != os.path.normpath(default):
+            target = _resolve(cwd)
+            infos = [info for info in infos if info.cwd and _resolve(info.cwd) == target]
+        return infos
+
+    def cached_dir(self, folder: str) -> list[SessionInfo]:
+        """:meth:`list_dir` as last cached (see :meth:`cached_list`)."""
+        return self._cached_under(folder, depth=1)
+
+    def cached_all(self) -> list[SessionInfo]:
+        """:meth:`list_all` as last cached (see :meth:`cached_list`)."""
+        return self._cached_under(sessions_root(self.agent_dir), depth=2)
+
+    def _cached_under(self, folder: str, depth: int) -> list[SessionInfo]:
+        """Cached session rows of files ``depth`` levels below ``folder`` (1: its files, 2: the
+        files of its subfolders), ``modified`` first, as the listing orders them."""
+        prefix, upper = _path_range(folder)
+
+        def work() -> list[SessionInfo]:
+            rows = self._conn().execute(
+                f"SELECT {_ROW_COLS} FROM sessions WHERE ok = 1 AND path >= ? AND path < ? ORDER BY path",
+                (prefix, upper),
+            )
+            return [info for row in rows if _at_depth((info := _info_from_row(row)).path, prefix, depth)]
+
+        infos = self._retrying(work)
+        infos.sort(key=_modified_key)
+        return infos
+
+    def _forget_missing(self, folder: str, depth: int, present: Sequence[str], keep: Iterable[str] = ()) -> None:
+        """Drop the cached rows of files below ``folder`` that a listing no longer found (except
+        in the folders of ``keep``, which could not be read), so that the cached rows are always
+        those of the last listing."""
+        prefix, upper = _path_range(folder)
+        found = set(present)
+        kept = set(keep)
+
+        def work() -> None:
+            conn = self._conn()
+            stale = []
+            for sid, raw, indexed in conn.execute(
+                "SELECT sid, path, indexed FROM sessions WHERE path >= ? AND path < ?", (prefix, upper)
+            ):
+                path = _from_utf8(raw)
+                if _at_depth(path, prefix, depth) and path not in found and os.path.dirname(path) not in kept:
+                    stale.append((sid, indexed))
+            if not stale:
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sid, indexed in stale:
+                    self._drop_session(conn, sid, indexed)
+                    lowered = self._lower_cache.pop(sid, None)
+                    if lowered is not None:
+                        self._lower_cache_chars -= len(lowered[2])
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+
+        self._retrying(work)
 
     def _folder_files(self, folder: str) -> list[str]:
         try:
@@ -1374,6 +1455,19 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 def _clean(text: str) -> str:
     """One line of plain text: line breaks, tabs and control characters become spaces."""
     return _CONTROL.sub(" ", text)
+
+
+def _path_range(folder: str) -> tuple[str, str]:
+    """Bounds for the paths below ``folder``: every path that starts with ``folder/`` sorts
+    between ``folder/`` and ``folder0`` ("0" follows "/")."""
+    prefix = os.path.join(folder, "")
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+def _at_depth(path: str, prefix: str, depth: int) -> bool:
+    """Whether ``path`` is a .jsonl file ``depth`` levels below the folder ``prefix`` names."""
+    rest = path[len(prefix) :]
+    return rest.endswith(".jsonl") and rest.count(os.sep) == depth - 1
 
 
 def _is_regular(mode: int) -> bool:
