@@ -1,0 +1,336 @@
+"""The picker's preview pane: what one session holds, from a :class:`SessionPreview`.
+
+The pane never reads files: the picker computes the preview (``pitui.store.preview``) in a
+worker and hands it over. Every string that comes from a session file goes through
+:func:`safe_line` and into :class:`Content` as plain text, so escape sequences, control
+characters and ``[markup]`` in it are shown as text.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.cells import cell_len, get_character_cell_size
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.geometry import Size
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ..safe_text import safe_line
+from ..store.preview import SessionPreview
+
+__all__ = [
+    "FactTable",
+    "PreviewPane",
+    "format_age",
+    "format_cost",
+    "format_size",
+    "format_tokens",
+    "shorten_home",
+]
+
+MAX_LABELS = 8  # labels listed; the rest are counted
+NOTHING_SELECTED = "No session selected."
+
+# Roles in conversation order (others follow, most frequent first), with names for people.
+_ROLE_NAMES = {"user": "user", "assistant": "assistant", "toolResult": "tool results", "bashExecution": "bash",
+               "custom": "custom"}
+_ROLE_ORDER = {role: index for index, role in enumerate(_ROLE_NAMES)}
+
+
+# --------------------------------------------------------------------------------------------
+# Formatting
+
+
+def format_age(ms: float | None, now_ms: float) -> str:
+    """How long ago ``ms`` was, as pi's session picker says it: now, 5m, 3h, 2d, 1w, 4mo, 2y."""
+    if ms is None or math.isnan(ms):
+        return "?"
+    minutes = math.floor((now_ms - ms) / 60_000)
+    if minutes < 1:
+        return "now"
+    if minutes < 60:
+        return f"{minutes}m"
+    hours = minutes // 60
+    if hours < 24:
+        return f"{hours}h"
+    days = hours // 24
+    if days < 7:
+        return f"{days}d"
+    if days < 30:
+        return f"{days // 7}w"
+    if days < 365:
+        return f"{days // 30}mo"
+    return f"{days // 365}y"
+
+
+def format_time(ms: float | None, now_ms: float) -> str:
+    """``3d ago · 2026-03-16 08:41`` (local time)."""
+    if ms is None or not math.isfinite(ms):
+        return "unknown"
+    age = format_age(ms, now_ms)
+    try:
+        stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
+    except (OverflowError, OSError, ValueError):
+        return age
+    return f"{stamp} ({age})" if age == "now" else f"{stamp} ({age} ago)"
+
+
+def format_size(size: int) -> str:
+    """A file size in SI units: ``812 B``, ``44.9 kB``, ``1.2 MB``."""
+    if size < 1000:
+        return f"{size} B"
+    value = float(size)
+    for unit in ("kB", "MB", "GB", "TB"):
+        value /= 1000
+        if value < 999.95 or unit == "TB":
+            return f"{value:.1f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def format_tokens(count: float) -> str:
+    """A token count as pi's footer shows it: ``950``, ``4.5k``, ``12k``, ``1.2M``, ``34M``."""
+    if count < 1000:
+        return str(round(count))
+    if count < 10_000:
+        return f"{count / 1000:.1f}k"
+    if count < 1_000_000:
+        return f"{round(count / 1000)}k"
+    if count < 10_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    return f"{round(count / 1_000_000)}M"
+
+
+def format_cost(cost: float) -> str:
+    """Dollars with cents: ``$0.42``; ``<$0.01`` for a cost too small to show."""
+    if 0 < cost < 0.005:
+        return "<$0.01"
+    return f"${cost:,.2f}"
+
+
+def shorten_home(path: str, home: str) -> str:
+    """``path`` with the home folder written ``~``, as pi writes paths."""
+    home = home.rstrip(os.sep)
+    if home and (path == home or path.startswith(home + os.sep)):
+        return "~" + path[len(home) :]
+    return path
+
+
+def _keep_end(text: str, width: int) -> Content:
+    """``text`` cut from the start to ``width`` cells (``…/end/of/a/path``)."""
+    if cell_len(text) <= width:
+        return Content(text)
+    if width <= 1:
+        return Content("…"[:width])
+    room = width - 1
+    start = len(text)
+    while start > 0 and (used := get_character_cell_size(text[start - 1])) <= room:
+        room -= used
+        start -= 1
+    return Content("…" + text[start:])
+
+
+# --------------------------------------------------------------------------------------------
+# Widgets
+
+
+Row = tuple[str, str, bool]  # (key, value, keep the end when cut: paths)
+
+
+class FactTable(Widget):
+    """Rows of ``key  value``, one line each; a value too wide is cut with ``…`` (at the start
+    for paths, so the file name stays). Keys and values are plain text, never markup."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"fact-table--key"}
+    DEFAULT_CSS = """
+    FactTable {
+        height: auto;
+        text-wrap: nowrap;
+        & > .fact-table--key { color: $text-muted; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._rows: list[Row] = []
+
+    @property
+    def rows(self) -> list[Row]:
+        return list(self._rows)
+
+    def set_rows(self, rows: Sequence[Row]) -> None:
+        self._rows = list(rows)
+        self.refresh(layout=True)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._rows)
+
+    def render(self) -> Content:
+        if not self._rows:
+            return Content("")
+        key_width = max(cell_len(key) for key, _, _ in self._rows) + 2
+        room = max(self.size.width - key_width, 1)
+        key_style = self.get_visual_style("fact-table--key", partial=True)
+        lines = []
+        for key, value, keep_end in self._rows:
+            shown = _keep_end(value, room) if keep_end else Content(value).truncate(room, ellipsis=True)
+            lines.append(Content.assemble((key + " " * (key_width - cell_len(key)), key_style), shown))
+        return Content("\n").join(lines)
+
+
+class PreviewPane(VerticalScroll, can_focus=False):
+    """The highlighted session at a glance: title, facts, first and last prompt, labels.
+
+    ``home`` is the folder shown as ``~`` in paths (the user's home unless given).
+    """
+
+    DEFAULT_CSS = """
+    PreviewPane {
+        padding: 0 1;
+        #preview-body { height: auto; }
+        #preview-title {
+            color: $primary;
+            text-style: bold;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
+            margin-bottom: 1;
+        }
+        .preview--heading {
+            color: $text-muted;
+            text-style: bold;
+            margin-top: 1;
+        }
+        .preview--prompt { max-height: 4; }
+        #preview-skipped { color: $warning; margin-top: 1; }
+        #preview-status { color: $text-muted; display: none; }
+        &.-status #preview-body { display: none; }
+        &.-status #preview-status { display: block; }
+        &.-error #preview-status { color: $error; }
+    }
+    """
+
+    def __init__(self, *, home: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.add_class("-status")  # until the first show()
+        self.home = os.path.expanduser("~") if home is None else home
+        self.preview: SessionPreview | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="preview-body"):
+            yield Static(id="preview-title", markup=False)
+            yield FactTable(id="preview-facts")
+            yield Static(id="preview-skipped", markup=False)
+            yield Static("First prompt", classes="preview--heading", id="preview-first-heading", markup=False)
+            yield Static(id="preview-first", classes="preview--prompt", markup=False)
+            yield Static("Last prompt", classes="preview--heading", id="preview-last-heading", markup=False)
+            yield Static(id="preview-last", classes="preview--prompt", markup=False)
+            yield Static("Labels", classes="preview--heading", id="preview-labels-heading", markup=False)
+            yield FactTable(id="preview-labels")
+        yield Static(NOTHING_SELECTED, id="preview-status", markup=False)
+
+    # -- public API -------------------------------------------------------------------------
+
+    def show(self, preview: SessionPreview | None, *, now_ms: float) -> None:
+        """Show ``preview`` (None: nothing is highlighted). ``now_ms`` is the time ages count from."""
+        self.preview = preview
+        if preview is None:
+            self._status(NOTHING_SELECTED, error=False)
+            return
+        self.remove_class("-status", "-error")
+        self.query_one("#preview-title", Static).update(Content(self._title(preview)))
+        self.query_one("#preview-facts", FactTable).set_rows(self._facts(preview, now_ms))
+
+        skipped = self.query_one("#preview-skipped", Static)
+        skipped.display = preview.skipped_lines > 0
+        skipped.update(Content(self._skipped(preview)))
+
+        first, last = preview.first_prompt, preview.last_prompt
+        self.query_one("#preview-first", Static).update(Content(safe_line(first) if first else "(none)"))
+        same = last is not None and last == first
+        self.query_one("#preview-last-heading", Static).display = not same
+        last_prompt = self.query_one("#preview-last", Static)
+        last_prompt.display = not same
+        last_prompt.update(Content(safe_line(last) if last else "(none)"))
+
+        labels = preview.labels
+        self.query_one("#preview-labels-heading", Static).display = bool(labels)
+        table = self.query_one("#preview-labels", FactTable)
+        table.display = bool(labels)
+        rows = [(format_age(label.time, now_ms), safe_line(label.text), False) for label in labels[:MAX_LABELS]]
+        if len(labels) > MAX_LABELS:
+            rows.append(("", f"and {len(labels) - MAX_LABELS} more", False))
+        table.set_rows(rows)
+        self.scroll_home(animate=False)
+
+    def show_error(self, message: str) -> None:
+        """Say why there is no preview (the file vanished, cannot be read, is not a session)."""
+        self.preview = None
+        self._status(message, error=True)
+
+    def show_loading(self) -> None:
+        """Say that the preview is being read (a big file takes a moment)."""
+        self.preview = None
+        self._status("Reading the session…", error=False)
+
+    # -- building -----------------------------------------------------------------------------
+
+    def _status(self, message: str, *, error: bool) -> None:
+        self.query_one("#preview-status", Static).update(Content(safe_line(message)))
+        self.add_class("-status")
+        self.set_class(error, "-error")
+
+    @staticmethod
+    def _title(preview: SessionPreview) -> str:
+        return safe_line(preview.name or preview.first_prompt or "(no messages)")
+
+    @staticmethod
+    def _skipped(preview: SessionPreview) -> str:
+        count = preview.skipped_lines
+        if not count:
+            return ""
+        text = f"{count} unreadable {'line' if count == 1 else 'lines'} skipped"
+        if preview.problems:
+            first = preview.problems[0]
+            text += f" (line {first.line}: {first.reason})"
+        return safe_line(text)
+
+    def _facts(self, preview: SessionPreview, now_ms: float) -> list[Row]:
+        rows: list[Row] = [
+            ("Created", format_time(preview.created, now_ms), False),
+            ("Modified", format_time(preview.modified, now_ms), False),
+        ]
+        rows.append(("Folder", safe_line(shorten_home(preview.cwd, self.home)) or "(none)", True))
+        ordered = sorted(preview.roles.items(), key=lambda item: _ROLE_ORDER.get(item[0], len(_ROLE_ORDER)))
+        roles = ", ".join(f"{count} {_ROLE_NAMES.get(role, role)}" for role, count in ordered)
+        rows.append(("Messages", safe_line(f"{preview.messages} ({roles})" if roles else "0"), False))
+        rows.append(("Entries", str(preview.entries), False))
+        branches = str(preview.leaves)
+        if preview.branch_points:
+            points = "branch point" if preview.branch_points == 1 else "branch points"
+            branches += f" ({preview.branch_points} {points})"
+        rows.append(("Branches", branches, False))
+        if preview.labels:
+            rows.append(("Labels", str(len(preview.labels)), False))
+        for index, model in enumerate(preview.models):
+            rows.append(("Models" if index == 0 else "", safe_line(f"{model.name} ({model.messages})"), False))
+        rows.append(("Tokens", _tokens(preview), False))
+        rows.append(("Cost", format_cost(preview.cost), False))
+        rows.append(("Size", format_size(preview.size), False))
+        if preview.parent_session:
+            rows.append(("Forked from", safe_line(shorten_home(preview.parent_session, self.home)), True))
+        return rows
+
+
+def _tokens(preview: SessionPreview) -> str:
+    """``105k (↑12k ↓4.5k R89k W1.2k)``: pi's footer notation, zero parts left out."""
+    tokens = preview.tokens
+    parts = [f"{mark}{format_tokens(value)}" for mark, value in
+             (("↑", tokens.input), ("↓", tokens.output), ("R", tokens.cache_read), ("W", tokens.cache_write)) if value]
+    total = format_tokens(tokens.total)
+    return f"{total} ({' '.join(parts)})" if parts else total
