@@ -64,9 +64,10 @@ class ThinkingPart:
     redacted: bool = False
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class ToolCallPart:
-    """A tool call: ``arguments`` is the decoded JSON value as the model wrote it."""
+    """A tool call: ``arguments`` is the decoded JSON value as the model wrote it (so a part
+    with object arguments compares by value but cannot be hashed)."""
 
     call_id: str
     name: str
@@ -372,30 +373,35 @@ def _compact_json(value: Any) -> str:
         return repr(value)
 
 
-def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        return 0
-    return value
+def _count(value: Any) -> int:
+    kind = type(value)  # exact types: a JSON true is not 1 token
+    if kind is int:
+        return value
+    if kind is float and value == value:  # not NaN
+        return int(value)
+    return 0
 
 
 def _int_or_none(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        return None
-    return int(value)
+    kind = type(value)
+    if kind is int:
+        return value
+    if kind is float and value == value:
+        return int(value)
+    return None
 
 
 def _usage(value: Any) -> Usage | None:
     """pi's ``Usage``; old files lack ``totalTokens`` (then it is the sum of the others)."""
-    if not isinstance(value, dict):
+    if type(value) is not dict:
         return None
     get = value.get
-    counts = [int(_number(get(key))) for key in ("input", "output", "cacheRead", "cacheWrite")]
-    total = get("totalTokens")
-    total_tokens = int(_number(total)) if isinstance(total, int | float) and not isinstance(total, bool) \
-        else sum(counts)
+    counts = (_count(get("input")), _count(get("output")), _count(get("cacheRead")), _count(get("cacheWrite")))
+    total = _int_or_none(get("totalTokens"))
     cost = get("cost")
-    dollars = float(_number(cost.get("total"))) if isinstance(cost, dict) else 0.0
-    return Usage(*counts, total_tokens, dollars)
+    dollars = cost.get("total") if type(cost) is dict else None
+    return Usage(*counts, sum(counts) if total is None else total,
+                 float(dollars) if type(dollars) in (int, float) and dollars == dollars else 0.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,7 +446,10 @@ def _entries_totals(entries: Iterable[Entry]) -> Totals:
 
 
 def path_totals(session: Session, entry_id: Any = MISSING) -> Totals:
-    """What the path root..``entry_id`` cost: every model call on it, compacted ones too."""
+    """What the path root..``entry_id`` cost: every model call on it, compacted ones too.
+    ``entry_id`` left out is the leaf; None is before the first entry (nothing)."""
+    if entry_id is None:
+        return Totals()
     return _entries_totals(session.branch(entry_id))
 
 
