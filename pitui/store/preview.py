@@ -491,7 +491,7 @@ class _Scan:
             models=tuple(ModelUse(provider, model, count)
                          for (provider, model), count in sorted(self.models.items(), key=lambda kv: (-kv[1], kv[0]))),
             tokens=Tokens(*self.tokens),
-            cost=self.cost,
+            cost=float(self.cost),
             first_prompt=self.first_prompt,
             last_prompt=self.last_prompt(leaf),
             skipped_lines=self.skipped,
