@@ -1,0 +1,843 @@
+"""The session picker: pi's ``/resume``, full screen.
+
+Rows, header, hints, scopes, sort modes, search, the named filter, paths, rename and delete
+behave as in pi 0.73.1 (reference §1). Beyond pi: a preview of the highlighted session, the
+text around each search match, rows from the cache at once, progress while loading instead of
+an empty list, a visible error for a bad ``re:`` pattern, a cursor that stays on its session
+across every change, live updates from the disk, Escape that clears the search first, a key to
+resume in pi, the mouse, and the command palette.
+
+Threads: listing, searching, previews and writes run in thread workers; their results are
+applied on the UI thread. Widgets get plain data and never open files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
+
+from ..safe_text import safe_line
+from ..store.paths import default_session_dir, session_dir_for, sessions_root
+from ..store.search import has_session_name
+from .preview import PreviewPane
+from .session_list import ListRow, SessionList, threaded_rows
+
+if TYPE_CHECKING:
+    from ..store.catalog import Catalog, Problem, SearchHit, SessionInfo
+
+__all__ = ["PickerCommands", "PickerHeader", "PickerScreen", "RenameScreen"]
+
+Scope = Literal["current", "all"]
+SortMode = Literal["threaded", "recent", "relevance"]
+SORT_LABELS: dict[str, str] = {"threaded": "Threaded", "recent": "Recent", "relevance": "Fuzzy"}
+NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
+
+
+@dataclass(slots=True)
+class ScopeState:
+    """The sessions of one scope, as far as they are known."""
+
+    infos: list[SessionInfo] | None = None  # None: nothing yet, not even from the cache
+    complete: bool = False  # a full listing has finished
+    loading: bool = False
+    again: bool = False  # something changed while loading: list once more afterwards
+    progress: tuple[int, int] | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+# -- the header ------------------------------------------------------------------------------------
+
+
+Hint = tuple[str, str]  # (keys, what they do); keys "" for a plain note
+
+
+class PickerHeader(Widget):
+    """pi's three header lines: title with scope, name filter and sort mode on the right; then
+    two lines of key hints, replaced by the delete question or a status message."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "picker-header--title",
+        "picker-header--muted",
+        "picker-header--accent",
+        "picker-header--key",
+        "picker-header--error",
+    }
+
+    DEFAULT_CSS = """
+    PickerHeader {
+        height: 3;
+        & > .picker-header--title { text-style: bold; }
+        & > .picker-header--muted { color: $text-muted; }
+        & > .picker-header--accent { color: $text-accent; }
+        & > .picker-header--key { color: $text-disabled; }
+        & > .picker-header--error { color: $text-error; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.scope: Scope = "current"
+        self.loading: tuple[int, int] | bool = False  # False, True (no count yet) or (n, total)
+        self.named = False
+        self.sort: SortMode = "threaded"
+        self.hints: tuple[list[Hint], list[Hint]] = ([], [])
+        self.question: str | None = None  # the delete confirmation
+        self.status: tuple[str, bool] | None = None  # (message, is error)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"picker-header--{name}", partial=True)
+
+    def render(self) -> Text:
+        width = self.size.width
+        muted, accent = self._style("muted"), self._style("accent")
+        right = Text()
+        if self.loading is not False:
+            count = f"{self.loading[0]}/{self.loading[1]}" if isinstance(self.loading, tuple) else "..."
+            right.append("○ Current Folder | ", muted).append(f"Loading {count}", accent)
+        elif self.scope == "current":
+            right.append("◉ Current Folder", accent).append(" | ○ All", muted)
+        else:
+            right.append("○ Current Folder | ", muted).append("◉ All", accent)
+        right.append("  Name: ", muted).append("Named" if self.named else "All", accent)
+        right.append("  Sort: ", muted).append(SORT_LABELS[self.sort], accent)
+        right.truncate(width)
+        title = Text("Resume Session (Current Folder)" if self.scope == "current" else "Resume Session (All)",
+                     self._style("title"))
+        title.truncate(max(0, width - right.cell_len - 1))
+        first = Text.assemble(title, " " * max(0, width - title.cell_len - right.cell_len), right)
+        if self.question is not None:
+            lines = [Text(_cut(self.question, width), self._style("error")), Text()]
+        elif self.status is not None:
+            message, is_error = self.status
+            lines = [Text(_cut(message, width), self._style("error" if is_error else "accent")), Text()]
+        else:
+            lines = [self._hint_line(hints, width) for hints in self.hints]
+        return Text("\n").join([first, *lines])
+
+    def _hint_line(self, hints: Sequence[Hint], width: int) -> Text:
+        line = Text()
+        key, muted = self._style("key"), self._style("muted")
+        for n, (keys, what) in enumerate(hints):
+            if n:
+                line.append(" · ", muted)
+            if keys:
+                line.append(keys, key).append(" ")
+            line.append(what, muted)
+        line.truncate(width, overflow="ellipsis")
+        return line
+
+
+def _cut(text: str, width: int) -> str:
+    if cell_len(text) <= width:
+        return text
+    out = Text(text)
+    out.truncate(width, overflow="ellipsis")
+    return out.plain
+
+
+# -- rename ----------------------------------------------------------------------------------------
+
+
+class RenameScreen(ModalScreen[str | None]):
+    """pi's rename panel: an input prefilled with the current name. Enter saves (an empty
+    name does nothing), Escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,ctrl+c", "cancel", "Cancel the rename", id="rename.cancel", priority=True),
+    ]
+
+    def __init__(self, name: str, hint: str) -> None:
+        super().__init__()
+        self._name = name
+        self._hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="rename-box"):
+            yield Static("Rename Session", id="rename-title", markup=False)
+            yield Input(safe_line(self._name), id="rename-input", select_on_focus=False)
+            yield Static(self._hint, id="rename-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def save(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        if name:
+            self.dismiss(name)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# -- the command palette ---------------------------------------------------------------------------
+
+
+class PickerCommands(Provider):
+    """The picker's actions in the command palette (F2)."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        screen = self.screen
+        if not isinstance(screen, PickerScreen):
+            return []
+        return [(title, partial(screen.run_palette_action, action), text)
+                for title, action, text in screen.PALETTE if screen.check_action(action, ())]
+
+    async def discover(self) -> Hits:
+        for title, callback, text in self._commands():
+            yield DiscoveryHit(title, callback, help=text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback, text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=text)
+
+
+# -- the screen ------------------------------------------------------------------------------------
+
+
+class PickerScreen(Screen[None]):
+    """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
+
+    BINDING_GROUP_TITLE = "Session picker"
+    COMMANDS: ClassVar = {PickerCommands}
+    # Ctrl+D, Ctrl+Backspace, Enter and Tab mean something to the search box too: the picker's
+    # meaning wins (priority), except where check_action hands the key back to the box.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Previous session", id="picker.up", show=False),
+        Binding("down", "cursor(1)", "Next session", id="picker.down", show=False),
+        Binding("pageup", "page(-1)", "A page up", id="picker.page_up", show=False),
+        Binding("pagedown", "page(1)", "A page down", id="picker.page_down", show=False),
+        Binding("enter", "confirm", "Open the session (or confirm a delete)", id="picker.open", priority=True),
+        Binding("escape,ctrl+c", "cancel", "Cancel a delete; clear the search; else quit", id="picker.cancel"),
+        Binding("tab", "toggle_scope", "Scope: this folder or all projects", id="picker.scope", priority=True),
+        Binding("ctrl+s", "toggle_sort", "Sort: threaded, recent, fuzzy", id="picker.sort"),
+        Binding("ctrl+n", "toggle_named", "Named sessions only, or all", id="picker.named"),
+        Binding("ctrl+p", "toggle_path", "Show or hide file paths", id="picker.path"),
+        Binding("ctrl+r", "rename", "Rename the session", id="picker.rename"),
+        Binding("ctrl+d", "delete", "Move the session to the trash", id="picker.delete", priority=True),
+        Binding("ctrl+backspace", "delete_if_no_query", "Trash the session (empty search only)",
+                id="picker.delete_noninvasive", priority=True),
+        Binding("ctrl+o", "resume", "Resume the session in pi", id="picker.resume"),
+    ]
+    PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("session: Open", "confirm", "Open the highlighted session"),
+        ("session: Resume in pi", "resume", "Leave pitui and continue the session in pi"),
+        ("session: Rename", "rename", "Give the highlighted session a name"),
+        ("session: Trash", "delete", "Move the highlighted session's file to the trash"),
+        ("view: Toggle scope (this folder / all projects)", "toggle_scope", "Tab"),
+        ("view: Next sort mode (threaded, recent, fuzzy)", "toggle_sort", "Ctrl+S"),
+        ("view: Toggle named sessions only", "toggle_named", "Ctrl+N"),
+        ("view: Toggle paths", "toggle_path", "Show each session's file"),
+        ("search: Clear", "clear_search", "Empty the search box"),
+        ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
+    ]
+    # Keystrokes closer together than this make one search; moves closer than this one preview.
+    SEARCH_DELAY_S: ClassVar[float] = 0.04
+    PREVIEW_DELAY_S: ClassVar[float] = 0.05
+    WATCH_DEBOUNCE_MS: ClassVar[int] = 400
+    SNIPPETS: ClassVar[int] = 60  # snippets made with the search; the rest as they scroll into view
+
+    class _Progress(Message):
+        def __init__(self, scope: Scope, loaded: int, total: int) -> None:
+            super().__init__()
+            self.scope, self.loaded, self.total = scope, loaded, total
+
+    def __init__(self, scope: Scope = "current") -> None:
+        super().__init__()
+        self.scope: Scope = scope
+        self.sort: SortMode = "threaded"
+        self.named_only = False
+        self.show_path = False
+        self.query_text = ""
+        self._states: dict[Scope, ScopeState] = {"current": ScopeState(), "all": ScopeState()}
+        self._canon: dict[str, str] = {}  # path -> real path, made in the listing threads
+        self._confirming: str | None = None
+        self._search_error: str | None = None
+        self._searching = 0  # generation of the newest search; older results are dropped
+        self._hits_query = ""
+        self._catalog_lock = threading.Lock()  # one listing at a time: catalog.problems is per call
+        self._stop_watch = threading.Event()
+        self._status_timer: Any = None
+        self._preview_path: str | None = None
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield PickerHeader(id="picker-header")
+        with Horizontal(id="picker-search"):
+            yield Static("> ", id="picker-prompt", markup=False)
+            yield Input(id="picker-query", compact=True, select_on_focus=False)
+        with Horizontal(id="picker-body"):
+            yield SessionList(id="picker-list")
+            yield PreviewPane(id="picker-preview")
+        yield Static(id="picker-status", markup=False)
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.app.catalog  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def session_list(self) -> SessionList:
+        return self.query_one("#picker-list", SessionList)
+
+    @property
+    def search_box(self) -> Input:
+        return self.query_one("#picker-query", Input)
+
+    def on_mount(self) -> None:
+        self.catalog  # noqa: B018  (made here, on the UI thread, before any worker asks for it)
+        self.session_list.configure(now_ms=self.app.now_ms(), show_cwd=self.scope == "all")  # type: ignore[attr-defined]
+        self._update_header()
+        self._refilter()
+        self.search_box.focus()
+        self._request_load(self.scope)
+        if getattr(self.app, "watch_files", False):
+            self._watch()
+
+    def on_unmount(self) -> None:
+        self._stop_watch.set()
+
+    def on_screen_resume(self) -> None:
+        # Back from a session view: which session is open may have changed, and time has passed.
+        self.session_list.configure(now_ms=self.app.now_ms(), current_paths=self._open_rows())  # type: ignore[attr-defined]
+        if self._confirming is None:
+            self.search_box.focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#picker-preview").display = event.size.width >= 100
+
+    # -- listing ---------------------------------------------------------------------------
+
+    def _folders(self) -> tuple[str, str, bool]:
+        """This folder's session folder, the folder "all" lists, and whether it is a custom
+        (flat) one, in which case "all" is that whole folder (as ``pitui ls --all``)."""
+        cwd, explicit = self.app.cwd, self.app.session_dir  # type: ignore[attr-defined]
+        folder, custom = session_dir_for(cwd, explicit)
+        if custom:
+            return folder, folder, True
+        agent = self.catalog.agent_dir
+        return default_session_dir(cwd, agent), sessions_root(agent), False
+
+    def _request_load(self, scope: Scope) -> None:
+        state = self._states[scope]
+        if state.loading:
+            state.again = True
+            return
+        state.loading = True
+        self._update_header()
+        self._load(scope, cached_first=not state.complete)
+
+    @work(thread=True, group="picker-load", exit_on_error=False)
+    def _load(self, scope: Scope, cached_first: bool) -> None:
+        worker = get_current_worker()
+        catalog = self.catalog
+        cwd, explicit = self.app.cwd, self.app.session_dir  # type: ignore[attr-defined]
+        _, all_folder, custom = self._folders()
+        last = 0.0
+
+        def progress(loaded: int, total: int) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if loaded == total or now - last >= 0.05:
+                last = now
+                self.post_message(self._Progress(scope, loaded, total))
+
+        try:
+            with self._catalog_lock:
+                if cached_first:
+                    if scope == "current":
+                        cached = catalog.cached_list(cwd, explicit)
+                    else:
+                        cached = catalog.cached_dir(all_folder) if custom else catalog.cached_all()
+                    if cached and not worker.is_cancelled:
+                        self._from_thread(self._loaded, scope, cached, None, self._real_paths(cached))
+                if scope == "current":
+                    infos = catalog.list(cwd, explicit, progress)
+                else:
+                    infos = catalog.list_dir(all_folder, progress) if custom else catalog.list_all(progress)
+                problems = list(catalog.problems)
+        except Exception as error:  # a listing must never take the app down
+            self._from_thread(self._load_failed, scope, f"{type(error).__name__}: {error}")
+            return
+        self._from_thread(self._loaded, scope, infos, problems, self._real_paths(infos))
+
+    def _from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Run ``callback`` on the UI thread, unless the app is gone or the worker cancelled."""
+        if get_current_worker().is_cancelled:
+            return
+        with contextlib.suppress(RuntimeError):  # the app is shutting down
+            self.app.call_from_thread(callback, *args)
+
+    def _real_paths(self, infos: Iterable[SessionInfo]) -> dict[str, str]:
+        """Real paths of the sessions and of their parents (pi threads and protects sessions by
+        real path), for those not resolved before."""
+        known = self._canon
+        out: dict[str, str] = {}
+        for info in infos:
+            for path in (info.path, info.parent_session_path):
+                if isinstance(path, str) and path and path not in known and path not in out:
+                    try:
+                        out[path] = os.path.realpath(path, strict=True)
+                    except (OSError, ValueError):
+                        out[path] = path
+        return out
+
+    def _canonical(self, path: str) -> str:
+        return self._canon.get(path, path)
+
+    @on(_Progress)
+    def _progressed(self, message: _Progress) -> None:
+        state = self._states[message.scope]
+        if state.loading:
+            state.progress = (message.loaded, message.total)
+            if message.scope == self.scope:
+                self._update_header()
+                self._update_body_message()
+
+    def _loaded(self, scope: Scope, infos: list[SessionInfo], problems: list[Problem] | None,
+                canon: dict[str, str]) -> None:
+        self._canon.update(canon)
+        state = self._states[scope]
+        state.infos = infos
+        if problems is not None:  # the full listing, not the cached rows
+            state.problems = problems
+            state.complete = True
+            self._finish_load(scope)
+        if scope == self.scope:
+            self._update_header()
+            self._refilter()
+
+    def _load_failed(self, scope: Scope, message: str) -> None:
+        state = self._states[scope]
+        if state.infos is None:
+            state.infos = []
+        state.complete = True
+        self._finish_load(scope)
+        if scope == self.scope:
+            self._set_status(f"Failed to load sessions: {message}", error=True, seconds=4)
+            self._refilter()
+
+    def _finish_load(self, scope: Scope) -> None:
+        state = self._states[scope]
+        state.loading = False
+        state.progress = None
+        if state.again:
+            state.again = False
+            self._request_load(scope)
+
+    # -- live updates ----------------------------------------------------------------------
+
+    @work(group="picker-watch", exclusive=True, exit_on_error=False)
+    async def _watch(self) -> None:
+        from ..store.watch import watch_sessions
+
+        current, everything, _ = self._folders()
+        try:
+            async for paths in watch_sessions([current, everything], self._stop_watch,
+                                              debounce_ms=self.WATCH_DEBOUNCE_MS):
+                self._disk_changed(paths)
+        except OSError as error:  # no more inotify watches, a folder that cannot be watched
+            self.notify(f"Not following changes on disk: {error}", severity="warning", markup=False)
+
+    def _disk_changed(self, paths: set[str]) -> None:
+        current, everything, _ = self._folders()
+        for scope, folder in (("current", current), ("all", everything)):
+            state = self._states[scope]  # type: ignore[index]
+            if state.infos is None and not state.loading:
+                continue  # never shown: listed when it is
+            inside = os.path.join(folder, "")
+            if any(p == folder or p.startswith(inside) or folder.startswith(os.path.join(p, "")) for p in paths):
+                self._request_load(scope)  # type: ignore[arg-type]
+        if self._preview_path in paths:
+            self._preview(self._preview_path)
+
+    # -- filtering -------------------------------------------------------------------------
+
+    @property
+    def _state(self) -> ScopeState:
+        return self._states[self.scope]
+
+    def _refilter(self) -> None:
+        """Rows for the scope, filter, sort and query in force (pi's ``filterSessions``)."""
+        state = self._state
+        infos = state.infos or []
+        self._searching += 1
+        if self.query_text.strip():
+            if state.infos is not None:
+                self._search(self._searching, self.query_text, list(infos), self.sort, self.named_only)
+            else:
+                self._show_rows([], two_lines=True)
+            return
+        self._search_error = None
+        pool = [info for info in infos if has_session_name(info)] if self.named_only else infos
+        rows = threaded_rows(pool, self._canonical) if self.sort == "threaded" else [ListRow(i) for i in pool]
+        self._show_rows(rows, two_lines=False)
+
+    def _show_rows(self, rows: list[ListRow], *, two_lines: bool) -> None:
+        listing = self.session_list
+        listing.configure(show_cwd=self.scope == "all", show_path=self.show_path,
+                          current_paths=self._open_rows(), now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+        listing.set_rows(rows, two_lines=two_lines)
+        self._update_body_message()
+        self._update_status_line()
+
+    def _open_rows(self) -> set[str]:
+        """The listed sessions open in a session view (compared as real paths, as pi does)."""
+        open_paths = self.app.open_session_paths()  # type: ignore[attr-defined]
+        if not open_paths:
+            return set()
+        return {info.path for info in self._state.infos or () if self._canonical(info.path) in open_paths}
+
+    @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False)
+    def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool) -> None:
+        from ..store.search import QueryError
+
+        time.sleep(self.SEARCH_DELAY_S)  # a newer keystroke cancels this one meanwhile
+        if get_current_worker().is_cancelled:
+            return
+        try:
+            hits = self.catalog.search(query, scope=infos, mode=sort, name_filter="named" if named else "all",
+                                       snippets=self.SNIPPETS)
+        except QueryError as error:
+            self._from_thread(self._searched, generation, query, [], str(error))
+            return
+        except Exception as error:  # a damaged cache, a vanished file: say so, keep the app
+            self._from_thread(self._searched, generation, query, [], f"Search failed: {error}")
+            return
+        self._from_thread(self._searched, generation, query, hits, None)
+
+    def _searched(self, generation: int, query: str, hits: list[SearchHit], error: str | None) -> None:
+        if generation != self._searching:
+            return
+        self._search_error = error
+        self._hits_query = query
+        self._show_rows([ListRow(hit.info, "", hit) for hit in hits], two_lines=True)
+
+    @on(SessionList.SnippetsWanted)
+    def _snippets_wanted(self, message: SessionList.SnippetsWanted) -> None:
+        self._fill_snippets(self._searching, self._hits_query, message.hits)
+
+    @work(thread=True, group="picker-snippets", exit_on_error=False)
+    def _fill_snippets(self, generation: int, query: str, hits: list[SearchHit]) -> None:
+        for hit in hits:
+            if get_current_worker().is_cancelled or generation != self._searching:
+                return
+            try:
+                self.catalog.snippet(hit, query)
+            except Exception:  # a snippet is a nicety: the row is there without it
+                continue
+        self._from_thread(self.session_list.refresh_hits)
+
+    def _update_body_message(self) -> None:
+        """What the list says when it has no rows (pi's empty states, §1.7, or better)."""
+        state = self._state
+        if self._search_error is not None and self.query_text.strip():
+            self.session_list.configure(message="  " + _sentence(self._search_error), message_is_error=True)
+            return
+        if not state.complete and not state.infos:
+            count = f" {state.progress[0]}/{state.progress[1]}" if state.progress else ""
+            self.session_list.configure(message=f"  Loading sessions…{count}", message_is_error=False)
+            return
+        named, scope_key = self._keys("picker.named"), self._keys("picker.scope")
+        if self.named_only:
+            if self.scope == "all":
+                text = f"  No named sessions found. Press {named} to show all."
+            else:
+                text = f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
+        elif self.scope == "all":
+            text = "  No sessions found"
+        else:
+            text = f"  No sessions in current folder. Press {scope_key} to view all."
+        self.session_list.configure(message=text, message_is_error=False)
+
+    # -- header and status -----------------------------------------------------------------
+
+    def _keys(self, binding_id: str) -> str:
+        """The keys bound to ``binding_id`` now (the user's keymap applied), as pi shows them."""
+        keymap = getattr(self.app, "_keymap", None) or {}
+        spec = keymap.get(binding_id)
+        if spec is None:
+            spec = next((b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == binding_id), "")
+        return "/".join(key.strip() for key in spec.split(",") if key.strip())
+
+    def _update_header(self) -> None:
+        header = self.query_one(PickerHeader)
+        state = self._state
+        header.scope = self.scope
+        header.named = self.named_only
+        header.sort = self.sort
+        header.loading = False
+        if state.loading and not state.complete:
+            header.loading = state.progress or True
+        k = self._keys
+        header.hints = (
+            [(k("picker.scope"), "scope"), ("", 're:<pattern> regex · "phrase" exact')],
+            [(k("picker.sort"), "sort"), (k("picker.named"), "named"), (k("picker.delete"), "delete"),
+             (k("picker.path"), f"path ({'on' if self.show_path else 'off'})"), (k("picker.rename"), "rename"),
+             (k("picker.resume"), "resume in pi")],
+        )
+        header.question = None
+        if self._confirming is not None:
+            header.question = f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel"
+        header.refresh()
+
+    def _set_status(self, message: str, *, error: bool = False, seconds: float = 2) -> None:
+        header = self.query_one(PickerHeader)
+        header.status = (safe_line(message), error)
+        header.refresh()
+        if self._status_timer is not None:
+            self._status_timer.stop()
+        self._status_timer = self.set_timer(seconds, self._clear_status)
+
+    def _clear_status(self) -> None:
+        header = self.query_one(PickerHeader)
+        header.status = None
+        header.refresh()
+
+    def _update_status_line(self) -> None:
+        listing = self.session_list
+        total = len(listing.rows)
+        text = Text(f"  ({listing.cursor + 1 if total else 0}/{total})", style="dim")
+        skipped = len(self._state.problems)
+        if skipped:
+            text.append(f"  ·  {skipped} {'file' if skipped == 1 else 'files'} skipped", "yellow")
+        self.query_one("#picker-status", Static).update(text)
+
+    # -- events ----------------------------------------------------------------------------
+
+    @on(Input.Changed, "#picker-query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        self._refilter()
+
+    @on(Input.Submitted, "#picker-query")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        event.stop()  # Enter is the picker's (a priority binding): nothing to do here
+
+    @on(SessionList.Highlighted)
+    def _highlighted(self, message: SessionList.Highlighted) -> None:
+        self._update_status_line()
+        path = message.row.path if message.row is not None else None
+        if path != self._preview_path:
+            self._preview_path = path
+            if path is None:
+                self.query_one(PreviewPane).show(None, now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+            else:
+                self._preview(path)
+
+    @on(SessionList.Chosen)
+    def _chosen(self, message: SessionList.Chosen) -> None:
+        if self._confirming is None:
+            self.app.choose_session(message.row.path)  # type: ignore[attr-defined]
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # A click into the search box while a delete waits for its answer: the answer is no.
+        if self._confirming is not None:
+            self._end_confirm()
+
+    @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
+    def _preview(self, path: str) -> None:
+        from ..store.preview import PreviewCancelled, PreviewError, session_preview
+
+        worker = get_current_worker()
+        time.sleep(self.PREVIEW_DELAY_S)
+        if worker.is_cancelled:
+            return
+        try:
+            preview = session_preview(path, cancelled=lambda: worker.is_cancelled)
+        except PreviewCancelled:
+            return
+        except PreviewError as error:
+            self._from_thread(self._show_preview_error, path, str(error))
+            return
+        except Exception as error:  # a preview must never take the picker down
+            self._from_thread(self._show_preview_error, path, f"Cannot preview this session: {error}")
+            return
+        self._from_thread(self._show_preview, path, preview)
+
+    def _show_preview(self, path: str, preview: Any) -> None:
+        if path == self._preview_path:
+            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+
+    def _show_preview_error(self, path: str, message: str) -> None:
+        if path == self._preview_path:
+            self.query_one(PreviewPane).show_error(message)
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self._confirming is not None:
+            return action in ("confirm", "cancel")  # pi: every other key is ignored
+        if action in ("rename", "delete", "resume") and self.session_list.selected is None:
+            return False
+        if action == "delete_if_no_query":
+            return not self.query_text and self.session_list.selected is not None  # else: the search box's
+        return True
+
+    def run_palette_action(self, action: str) -> None:
+        self.run_action(action)  # type: ignore[unused-coroutine]
+
+    def action_cursor(self, delta: int) -> None:
+        self.session_list.move_cursor(delta)
+
+    def action_page(self, direction: int) -> None:
+        listing = self.session_list
+        listing.move_cursor(direction * listing.page_rows)
+
+    def action_confirm(self) -> None:
+        if self._confirming is not None:
+            path = self._confirming
+            self._end_confirm()
+            self._trash(path)
+            return
+        row = self.session_list.selected
+        if row is not None:
+            self.app.choose_session(row.path)  # type: ignore[attr-defined]
+
+    def action_cancel(self) -> None:
+        if self._confirming is not None:
+            self._end_confirm()
+        elif self.query_text:
+            self.search_box.value = ""
+        else:
+            self.app.exit()
+
+    def action_clear_search(self) -> None:
+        self.search_box.value = ""
+
+    def action_toggle_scope(self) -> None:
+        self.scope = "all" if self.scope == "current" else "current"
+        state = self._state
+        if state.infos is None and not state.loading:
+            self._request_load(self.scope)
+        self._update_header()
+        self._refilter()
+
+    def action_toggle_sort(self) -> None:
+        self.sort = NEXT_SORT[self.sort]
+        self._update_header()
+        self._refilter()
+
+    def action_toggle_named(self) -> None:
+        self.named_only = not self.named_only
+        self._update_header()
+        self._refilter()
+
+    def action_toggle_path(self) -> None:
+        self.show_path = not self.show_path
+        self.session_list.configure(show_path=self.show_path)
+        self._update_header()
+
+    def action_resume(self) -> None:
+        row = self.session_list.selected
+        if row is not None:
+            self.app.resume_in_pi(row.path)  # type: ignore[attr-defined]
+
+    def action_show_problems(self) -> None:
+        problems = self._state.problems
+        if not problems:
+            self.notify("Every session file in this scope could be read.", markup=False)
+            return
+        lines = [f"{os.path.basename(p.path) or p.path}: {p.reason}" for p in problems[:12]]
+        if len(problems) > 12:
+            lines.append(f"and {len(problems) - 12} more")
+        self.notify("\n".join(map(safe_line, lines)), title=f"{len(problems)} files skipped", severity="warning",
+                    markup=False, timeout=12)
+
+    # rename
+
+    def action_rename(self) -> None:
+        row = self.session_list.selected
+        if row is None:
+            return
+        hint = f"{self._keys('picker.open')} to save · escape/ctrl+c to cancel"
+        self.app.push_screen(RenameScreen(row.info.name or "", hint), partial(self._rename_chosen, row.path))
+
+    def _rename_chosen(self, path: str, name: str | None) -> None:
+        if name:
+            self._rename(path, name)
+
+    @work(thread=True, group="picker-write", exit_on_error=False)
+    def _rename(self, path: str, name: str) -> None:
+        from ..store import actions
+
+        try:
+            actions.rename(path, name)
+        except Exception as error:  # ActionError, OSError, a file pi made unreadable meanwhile
+            self._from_thread(self._set_status, f"Failed to rename: {error}", error=True, seconds=3)
+            return
+        self._from_thread(self._written)
+
+    def _written(self) -> None:
+        for scope, state in self._states.items():
+            if state.infos is not None:
+                self._request_load(scope)
+
+    # delete
+
+    def action_delete(self) -> None:
+        row = self.session_list.selected
+        if row is None:
+            return
+        if self._canonical(row.path) in self.app.open_session_paths():  # type: ignore[attr-defined]
+            self._set_status("Cannot delete the currently active session", error=True, seconds=3)
+            return
+        self._confirming = row.path
+        self.session_list.set_delete_path(row.path)
+        self.set_focus(None)  # keys now go to the picker alone: typing does nothing
+        self._update_header()
+
+    def action_delete_if_no_query(self) -> None:
+        self.action_delete()
+
+    def _end_confirm(self) -> None:
+        self._confirming = None
+        self.session_list.set_delete_path(None)
+        self._update_header()
+        self.search_box.focus()
+
+    @work(thread=True, group="picker-write", exit_on_error=False)
+    def _trash(self, path: str) -> None:
+        from ..store import actions
+
+        try:
+            actions.trash(path)
+        except Exception as error:  # ActionError, TrashError: the file is still there
+            self._from_thread(self._set_status, f"Failed to delete: {error}", error=True, seconds=3)
+            return
+        self._from_thread(self._trashed, path)
+
+    def _trashed(self, path: str) -> None:
+        for state in self._states.values():
+            if state.infos is not None:
+                state.infos = [info for info in state.infos if info.path != path]
+        self._refilter()
+        self._set_status("Session moved to trash")
+        self._written()
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,533 @@
+"""The picker's list of sessions: pi's ``/resume`` rows, drawn with the line API.
+
+One line per session as pi draws it (cursor, threaded prefix, name or first message, then
+``[path] [cwd] count age`` flush right); while searching, each hit takes a second line with the
+text around the match, the matched parts highlighted. Only the visible lines are rendered, so
+thousands of rows cost what a screenful costs. The widget never reads files: the screen hands it
+plain rows (:class:`ListRow`) and settings.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..safe_text import safe_line
+from ..store.catalog import SearchHit, SessionInfo
+
+__all__ = [
+    "ListRow",
+    "SessionList",
+    "format_age",
+    "row_title",
+    "shorten_path",
+    "threaded_rows",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One session in the list: its row, its tree prefix (threaded order) and, while
+    searching, where the query matched."""
+
+    info: SessionInfo
+    prefix: str = ""
+    hit: SearchHit | None = None
+
+    @property
+    def path(self) -> str:
+        return self.info.path
+
+
+# -- pi's formats --------------------------------------------------------------------------------
+
+
+def format_age(modified_ms: float, now_ms: float) -> str:
+    """pi's ``formatSessionDate``: now, 5m, 3h, 2d, 1w, 4mo, 1y (floored)."""
+    if math.isnan(modified_ms):
+        return "?"  # pi prints "NaNy"
+    diff = now_ms - modified_ms
+    minutes = math.floor(diff / 60000)
+    if minutes < 1:
+        return "now"
+    if minutes < 60:
+        return f"{minutes}m"
+    hours = math.floor(diff / 3600000)
+    if hours < 24:
+        return f"{hours}h"
+    days = math.floor(diff / 86400000)
+    if days < 7:
+        return f"{days}d"
+    if days < 30:
+        return f"{days // 7}w"
+    if days < 365:
+        return f"{days // 30}mo"
+    return f"{days // 365}y"
+
+
+def shorten_path(path: str, home: str) -> str:
+    """pi's ``shortenPath``: a leading home folder becomes ``~``."""
+    if home and path.startswith(home):
+        return "~" + path[len(home) :]
+    return path
+
+
+def row_title(info: SessionInfo) -> str:
+    """What a row shows: the name, else the first message; one line, trimmed, made safe."""
+    text = info.name if info.name is not None else info.first_message
+    return safe_line(text).strip()
+
+
+def threaded_rows(infos: Sequence[SessionInfo], canonical: Callable[[str], str]) -> list[ListRow]:
+    """pi's threaded order: sessions under the session they were forked from (header
+    ``parentSession``, compared as real paths), roots and siblings newest first, depth first,
+    with ``├─``/``└─`` prefixes.
+
+    Unlike pi, a session whose parent chain loops back on itself is shown (as a root) instead of
+    vanishing, and deep chains cannot overflow the stack.
+    """
+    key_of = [canonical(info.path) for info in infos]
+    index = {key: i for i, key in enumerate(key_of)}  # a later duplicate wins, as in pi's Map
+    children: list[list[int]] = [[] for _ in infos]
+    roots: list[int] = []
+    for i, info in enumerate(infos):
+        parent = info.parent_session_path
+        p = index.get(canonical(parent)) if isinstance(parent, str) and parent else None
+        if p is None:
+            roots.append(i)
+        else:
+            children[p].append(i)
+
+    def newest_first(items: list[int]) -> None:
+        items.sort(key=lambda i: _newest_key(infos[i]))
+
+    rows: list[ListRow] = []
+    seen = bytearray(len(infos))
+
+    def walk(start: int, last: bool) -> None:
+        # (node, depth, continuation flags of its ancestors, is last child)
+        stack: list[tuple[int, int, tuple[bool, ...], bool]] = [(start, 0, (), last)]
+        while stack:
+            node, depth, continues, is_last = stack.pop()
+            if seen[node]:
+                continue
+            seen[node] = 1
+            prefix = ""
+            if depth:
+                prefix = "".join("│  " if c else "   " for c in continues) + ("└─ " if is_last else "├─ ")
+            rows.append(ListRow(infos[node], prefix))
+            kids = children[node]
+            newest_first(kids)
+            flags = (*continues, depth > 0 and not is_last)
+            for n, kid in reversed(list(enumerate(kids))):
+                stack.append((kid, depth + 1, flags, n == len(kids) - 1))
+
+    newest_first(roots)
+    for n, root in enumerate(roots):
+        walk(root, n == len(roots) - 1)
+    # Sessions only reachable through a loop of parents: roots of their own.
+    stranded = [i for i in range(len(infos)) if not seen[i]]
+    newest_first(stranded)
+    for i in stranded:
+        if not seen[i]:
+            walk(i, True)
+    return rows
+
+
+def _newest_key(info: SessionInfo) -> float:
+    m = info.modified
+    return math.inf if math.isnan(m) else -m
+
+
+def _fit(text: str, width: int, ellipsis: str = "…") -> str:
+    """``text`` cut to ``width`` cells, ending in ``ellipsis`` when cut (pi's truncateToWidth)."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    room = width - cell_len(ellipsis)
+    if room <= 0:
+        return set_cell_size(ellipsis, width)
+    return _crop(text, room) + ellipsis
+
+
+def _crop(text: str, width: int) -> str:
+    """At most ``width`` cells of ``text`` (a wide character that does not fit is dropped)."""
+    out = set_cell_size(text, width)
+    return out.rstrip(" ") if cell_len(text[: len(out)]) > width else out
+
+
+def _fit_left(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells keeping its end (``…`` + tail): the end of a path is the
+    part that tells paths apart."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    room = width - 1
+    start = len(text)
+    while start > 0 and cell_len(text[start - 1 :]) <= room:
+        start -= 1
+    return "…" + text[start:]
+
+
+# -- the widget ----------------------------------------------------------------------------------
+
+
+class SessionList(ScrollView, can_focus=False):
+    """The rows of the picker. Focus stays in the search box; the screen moves the cursor.
+
+    Set ``rows`` with :meth:`set_rows` (the same session stays under the cursor), and what rows
+    show with :meth:`configure`. Posts :class:`Highlighted` when another session comes under
+    the cursor, :class:`Chosen` on a double click, :class:`SnippetsWanted` for search hits on
+    screen that have no snippet yet.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "session-list--cursor",
+        "session-list--pointer",
+        "session-list--tree",
+        "session-list--named",
+        "session-list--current",
+        "session-list--meta",
+        "session-list--delete",
+        "session-list--snippet",
+        "session-list--label",
+        "session-list--match",
+        "session-list--message",
+        "session-list--error",
+    }
+
+    DEFAULT_CSS = """
+    SessionList {
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        background: $background;
+        & > .session-list--cursor { background: $boost; }
+        & > .session-list--pointer { color: $accent; }
+        & > .session-list--tree { color: $text-disabled; }
+        & > .session-list--named { color: $text-warning; }
+        & > .session-list--current { color: $text-accent; }
+        & > .session-list--meta { color: $text-disabled; }
+        & > .session-list--delete { color: $text-error; }
+        & > .session-list--snippet { color: $text-muted; }
+        & > .session-list--label { color: $text-disabled; }
+        & > .session-list--match { color: $text-accent; text-style: bold underline; }
+        & > .session-list--message { color: $text-muted; }
+        & > .session-list--error { color: $text-error; }
+    }
+    """
+
+    class Highlighted(Message):
+        """Another session is under the cursor (``row`` None: the list is empty)."""
+
+        def __init__(self, row: ListRow | None) -> None:
+            super().__init__()
+            self.row = row
+
+    class Chosen(Message):
+        """The user double-clicked a row."""
+
+        def __init__(self, row: ListRow) -> None:
+            super().__init__()
+            self.row = row
+
+    class SnippetsWanted(Message):
+        """Search hits on screen whose snippet is not filled in yet."""
+
+        def __init__(self, hits: list[SearchHit]) -> None:
+            super().__init__()
+            self.hits = hits
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._rows: list[ListRow] = []
+        self._cursor = 0
+        self._highlighted: str | None = None
+        self._two_lines = False
+        self.show_cwd = False
+        self.show_path = False
+        self.delete_path: str | None = None
+        self.current_paths: frozenset[str] = frozenset()
+        self.now_ms = 0.0
+        self.home = os.path.expanduser("~")
+        self.message = ""  # shown when there are no rows
+        self.message_is_error = False
+        self.locked = False  # clicks ignored (while a delete waits for confirmation)
+        self._lines: LRUCache[tuple[int, int, bool, int], Strip] = LRUCache(1024)
+        self._asked: set[int] = set()  # ids of hits whose snippet was asked for
+        self._pending: list[SearchHit] = []
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> Sequence[ListRow]:
+        return self._rows
+
+    @property
+    def cursor(self) -> int:
+        return self._cursor
+
+    @property
+    def selected(self) -> ListRow | None:
+        return self._rows[self._cursor] if self._rows else None
+
+    @property
+    def line_height(self) -> int:
+        return 2 if self._two_lines else 1
+
+    def set_rows(self, rows: Iterable[ListRow], *, two_lines: bool = False, follow: str | None = None) -> None:
+        """Show ``rows``. The cursor goes to the session at path ``follow`` (default: the one
+        under the cursor now) if it is still listed, else stays at its index, clamped."""
+        follow = follow if follow is not None else self._highlighted
+        self._rows = list(rows)
+        self._two_lines = two_lines
+        self._asked.clear()
+        cursor = min(self._cursor, max(0, len(self._rows) - 1))
+        if follow is not None:
+            cursor = next((i for i, row in enumerate(self._rows) if row.path == follow), cursor)
+        self._cursor = cursor
+        self._changed()
+        self._scroll_to_cursor()
+        self._announce()
+
+    def configure(
+        self,
+        *,
+        show_cwd: bool | None = None,
+        show_path: bool | None = None,
+        current_paths: Iterable[str] | None = None,
+        now_ms: float | None = None,
+        message: str | None = None,
+        message_is_error: bool | None = None,
+    ) -> None:
+        """Change what the rows show."""
+        if show_cwd is not None:
+            self.show_cwd = show_cwd
+        if show_path is not None:
+            self.show_path = show_path
+        if current_paths is not None:
+            self.current_paths = frozenset(current_paths)
+        if now_ms is not None:
+            self.now_ms = now_ms
+        if message is not None:
+            self.message = message
+        if message_is_error is not None:
+            self.message_is_error = message_is_error
+        self._changed()
+
+    def set_delete_path(self, path: str | None) -> None:
+        """Mark the row awaiting a delete confirmation (None: no row)."""
+        self.delete_path = path
+        self.locked = path is not None
+        self._changed()
+
+    def refresh_hits(self) -> None:
+        """Snippets were filled in: draw them."""
+        self._lines.clear()
+        self.refresh()
+
+    def move_cursor(self, delta: int) -> None:
+        self.set_cursor(self._cursor + delta)
+
+    def set_cursor(self, index: int) -> None:
+        if not self._rows:
+            return
+        index = max(0, min(index, len(self._rows) - 1))
+        if index != self._cursor:
+            old = self._cursor
+            self._cursor = index
+            self._refresh_row(old)
+            self._refresh_row(index)
+        self._scroll_to_cursor()
+        self._announce()
+
+    @property
+    def page_rows(self) -> int:
+        """How many rows fit on screen (what a page key moves by)."""
+        return max(1, self.scrollable_content_region.height // self.line_height)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self._lines.clear()
+        self.virtual_size = Size(0, max(1, len(self._rows) * self.line_height))
+        self.refresh()
+
+    def _announce(self) -> None:
+        row = self.selected
+        path = row.path if row is not None else None
+        if path != self._highlighted or row is None:
+            self._highlighted = path
+            self.post_message(self.Highlighted(row))
+
+    def _refresh_row(self, index: int) -> None:
+        h = self.line_height
+        self.refresh_lines(index * h - round(self.scroll_y), h)
+
+    def _scroll_to_cursor(self) -> None:
+        height = self.scrollable_content_region.height
+        if height <= 0:
+            self.call_after_refresh(self._scroll_to_cursor_later)
+            return
+        h = self.line_height
+        top = self._cursor * h
+        y = self.scroll_y
+        if top < y:
+            self.scroll_to(y=top, animate=False, immediate=True)
+        elif top + h > y + height:
+            self.scroll_to(y=top + h - height, animate=False, immediate=True)
+
+    def _scroll_to_cursor_later(self) -> None:
+        if self.scrollable_content_region.height > 0:
+            self._scroll_to_cursor()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._lines.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._lines.clear()
+        self._scroll_to_cursor()
+
+    def on_click(self, event: events.Click) -> None:
+        if self.locked or not self._rows:
+            return
+        index = (event.y + round(self.scroll_y)) // self.line_height
+        if not 0 <= index < len(self._rows):
+            return
+        self.set_cursor(index)
+        if event.chain >= 2:
+            self.post_message(self.Chosen(self._rows[index]))
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        line = y + round(self.scroll_y)
+        h = self.line_height
+        index, part = divmod(line, h)
+        base = self.rich_style
+        if not self._rows:
+            if line == 0 and self.message:
+                style = self._style("error" if self.message_is_error else "message")
+                return self._strip([Segment(_fit(self.message, width), base + style)], width, base)
+            return Strip.blank(width, base)
+        if index >= len(self._rows):
+            return Strip.blank(width, base)
+        selected = index == self._cursor
+        row = self._rows[index]
+        key = (id(row), part, selected, width)
+        strip = self._lines.get(key)
+        if strip is None:
+            if part == 0:
+                strip = self._row_strip(row, selected, width, base)
+            else:
+                strip = self._snippet_strip(row, selected, width, base)
+            self._lines[key] = strip
+        return strip
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"session-list--{name}", partial=True)
+
+    def _strip(self, segments: list[Segment], width: int, fill: Style) -> Strip:
+        return Strip(segments).crop_extend(0, width, fill)
+
+    def _right_text(self, info: SessionInfo, budget: int) -> str:
+        """pi's right part, ``[file] [cwd] count age``, within ``budget`` cells. Where pi cuts
+        the whole line (losing count and age), the places give way: the cwd first when the
+        file is shown (its folder is named after the cwd), then the start of the path."""
+        tail = f"{info.message_count} {format_age(info.modified, self.now_ms)}"
+        path = shorten_path(safe_line(info.path), self.home) if self.show_path else ""
+        cwd = shorten_path(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
+        right = " ".join(part for part in (path, cwd, tail) if part)
+        if cell_len(right) <= budget:
+            return right
+        place = path or cwd
+        room = budget - cell_len(tail) - 1
+        if not place or room < 8:  # too little room to say anything useful
+            return tail
+        return f"{_fit_left(place, room)} {tail}"
+
+    def _row_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
+        info = row.info
+        fill = base + self._style("cursor") if selected else base
+        deleting = row.path == self.delete_path
+        prefix_w = cell_len(row.prefix)
+        # The places (file, cwd) may take half the row: the title is what the row is about.
+        right = self._right_text(info, max(width - 14, 0) // 2)
+        title = _fit(row_title(info), max(10, width - 2 - prefix_w - (cell_len(right) + 2)))
+        if deleting:
+            title_style = self._style("delete")
+        elif row.path in self.current_paths:
+            title_style = self._style("current")
+        elif info.name:
+            title_style = self._style("named")
+        else:
+            title_style = Style()
+        if selected:
+            title_style += Style(bold=True)
+        left_w = 2 + prefix_w + cell_len(title)
+        gap = max(1, width - left_w - cell_len(right))
+        segments = [
+            Segment("› " if selected else "  ", fill + self._style("pointer")),
+            Segment(row.prefix, fill + self._style("tree")),
+            Segment(title, fill + title_style),
+            Segment(" " * gap, fill),
+            Segment(right, fill + self._style("delete" if deleting else "meta")),
+        ]
+        return self._strip(segments, width, fill)
+
+    def _snippet_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
+        fill = base + self._style("cursor") if selected else base
+        hit = row.hit
+        if hit is None or not hit.snippet:
+            if hit is not None and id(hit) not in self._asked:
+                self._asked.add(id(hit))
+                self._ask_snippet(hit)
+            return Strip.blank(width, fill)
+        label = {"message": f"{hit.role}: " if hit.role else "", "name": "name: ", "cwd": "cwd: ",
+                 "id": "id: "}.get(hit.field, "")
+        indent = "    "
+        text = safe_line(hit.snippet)  # one character for one: the spans still line up
+        muted = fill + self._style("snippet")
+        match = muted + self._style("match")
+        segments = [Segment(indent, fill), Segment(label, fill + self._style("label"))]
+        pos = 0
+        for start, end in sorted(hit.spans):
+            start, end = max(start, pos), min(end, len(text))
+            if start >= end:
+                continue
+            segments.append(Segment(text[pos:start], muted))
+            segments.append(Segment(text[start:end], match))
+            pos = end
+        segments.append(Segment(text[pos:], muted))
+        room = width - 1
+        if Segment.get_line_length(segments) > room:
+            segments = [*next(iter(Segment.divide(segments, [room - 1]))), Segment("…", muted)]
+        return self._strip(segments, width, fill)
+
+    def _ask_snippet(self, hit: SearchHit) -> None:
+        # Rows are drawn one line at a time: gather the screenful into one request.
+        if not self._pending:
+            self.call_after_refresh(self._send_snippet_request)
+        self._pending.append(hit)
+
+    def _send_snippet_request(self) -> None:
+        hits, self._pending = self._pending, []
+        if hits:
+            self.post_message(self.SnippetsWanted(hits))
