@@ -51,8 +51,9 @@ from ..store.conversation import (
     Usage,
     UserMessage,
 )
+from .preview import format_size, format_tokens
 
-__all__ = ["ConversationView", "format_size", "format_tokens"]
+__all__ = ["ConversationView", "format_usage"]
 
 FOLD_LINES = 5  # lines of a long output or argument list shown while it is folded
 GUTTER = 2  # the cursor mark and a space
@@ -64,32 +65,14 @@ OUTPUT = -1  # a tool result's or bash execution's output
 REPLACED = -2  # a compaction's replaced entries
 
 
-def format_tokens(count: int) -> str:
-    """A token count as pi's footer shows it: 950, 4.0k, 12k, 1.2M."""
-    if count < 1000:
-        return str(count)
-    if count < 10_000:
-        return f"{count / 1000:.1f}k"
-    if count < 1_000_000:
-        return f"{round(count / 1000)}k"
-    if count < 10_000_000:
-        return f"{count / 1_000_000:.1f}M"
-    return f"{round(count / 1_000_000)}M"
-
-
-def format_size(size: int) -> str:
-    """Bytes for people: 512 B, 12.3 KB, 4.0 MB."""
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
-
-
 def format_usage(usage: Usage) -> str:
     """Tokens and cost as pi shows them: ↑input ↓output Rcache-read Wcache-write, total, $."""
     return (f"↑{format_tokens(usage.input)} ↓{format_tokens(usage.output)} R{format_tokens(usage.cache_read)} "
             f"W{format_tokens(usage.cache_write)} · {format_tokens(usage.total_tokens)} tokens · ${usage.cost:.3f}")
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"
 
 
 def _line_count(text: str) -> int:
@@ -160,19 +143,19 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         overflow-y: scroll;
         scrollbar-size-vertical: 1;
         & > .conversation--cursor { color: $accent; }
-        & > .conversation--user { color: $primary; text-style: bold; }
-        & > .conversation--assistant { color: $accent; text-style: bold; }
+        & > .conversation--user { color: $text-primary; text-style: bold; }
+        & > .conversation--assistant { color: $text-accent; text-style: bold; }
         & > .conversation--thinking { color: $text-muted; text-style: italic; }
-        & > .conversation--tool { color: $warning; }
-        & > .conversation--tool-result { color: $success; text-style: bold; }
+        & > .conversation--tool { color: $text-warning; }
+        & > .conversation--tool-result { color: $text-success; text-style: bold; }
         & > .conversation--output { color: $foreground; }
-        & > .conversation--error { color: $error; }
-        & > .conversation--bash { color: $secondary; text-style: bold; }
-        & > .conversation--fold { color: $accent; text-style: italic; }
+        & > .conversation--error { color: $text-error; }
+        & > .conversation--bash { color: $text-secondary; text-style: bold; }
+        & > .conversation--fold { color: $text-accent; text-style: italic; }
         & > .conversation--meta { color: $text-muted; }
-        & > .conversation--image { color: $secondary; text-style: italic; }
-        & > .conversation--summary { color: $warning; text-style: bold; }
-        & > .conversation--custom { color: $secondary; text-style: bold; }
+        & > .conversation--image { color: $text-secondary; text-style: italic; }
+        & > .conversation--summary { color: $text-warning; text-style: bold; }
+        & > .conversation--custom { color: $text-secondary; text-style: bold; }
         & > .conversation--guide { color: $text-muted; }
     }
     """
@@ -560,7 +543,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
     def _style(self, name: str) -> Style:
         style = self._styles.get(name)
         if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+            style = self._styles[name] = self.get_component_rich_style(name)
         return style
 
     def notify_style_update(self) -> None:
@@ -615,10 +598,10 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
                 if part.redacted or not part.text:
                     yield Text("Thinking (redacted)", style("conversation--thinking")), None, False
                 elif self._is_open(block, index):
-                    yield Text(f"▾ Thinking · {lines} lines", style("conversation--thinking")), index, True
+                    yield Text(f"▾ Thinking · {_lines(lines)}", style("conversation--thinking")), index, True
                     yield Text(safe_lines(part.text), style("conversation--thinking")), index, False
                 else:
-                    yield Text(f"▸ Thinking · {lines} lines", style("conversation--thinking")), index, True
+                    yield Text(f"▸ Thinking · {_lines(lines)}", style("conversation--thinking")), index, True
             elif isinstance(part, TextPart):
                 yield self._markdown(part.text), None, False
             elif isinstance(part, ToolCallPart):
@@ -663,7 +646,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         else:
             title = Text(f"↳ {name}", self._style("conversation--tool-result"))
         if lines:
-            title.append(f" · {lines} line{'s' if lines != 1 else ''}", self._style("conversation--meta"))
+            title.append(f" · {_lines(lines)}", self._style("conversation--meta"))
         if retained:
             title.append(retained, self._style("conversation--meta"))
         yield title, key, True
@@ -746,7 +729,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         head = text.split("\n", FOLD_LINES)[:FOLD_LINES]
         yield Text("\n".join(head), self._style(style), no_wrap=True, overflow="ellipsis"), key, False
         more = lines - FOLD_LINES
-        yield Text(f"… {more} more line{'s' if more != 1 else ''}", self._style("conversation--fold")), key, False
+        yield Text(f"… {more} more {'line' if more == 1 else 'lines'}", self._style("conversation--fold")), key, False
 
     def _image(self, part: ImagePart) -> _Piece:
         mime = safe_line(part.mime_type) or "unknown type"

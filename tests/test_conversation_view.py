@@ -1,0 +1,430 @@
+"""The conversation pane (pitui.ui.conversation): what the user sees of each kind of message,
+every key, folding, thinking, compactions opened, following appended messages, and session text
+shown as text. No files: the pane is given items built here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.segment import Segment
+from textual.app import App, ComposeResult
+
+from pitui.store.conversation import (
+    AssistantMessage,
+    BashExecution,
+    BranchSummary,
+    CompactionSummary,
+    CustomMessage,
+    ImagePart,
+    Item,
+    OtherMessage,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResult,
+    Usage,
+    UserMessage,
+)
+from pitui.ui.conversation import ConversationView
+
+USAGE = Usage(input=1_200, output=345, cache_read=20_000, cache_write=512, total_tokens=22_057, cost=0.0421)
+OUTPUT = "\n".join(f"output line {n}" for n in range(1, 21))
+
+
+def user(entry_id: str, text: str) -> UserMessage:
+    return UserMessage(entry_id, (TextPart(text),))
+
+
+def assistant(entry_id: str, *parts: Any, **fields: Any) -> AssistantMessage:
+    fields.setdefault("provider", "anthropic")
+    fields.setdefault("model", "claude-sonnet-4-5")
+    fields.setdefault("usage", USAGE)
+    return AssistantMessage(entry_id, tuple(TextPart(p) if isinstance(p, str) else p for p in parts), **fields)
+
+
+def chat(count: int) -> list[Item]:
+    """``count`` alternating user and assistant messages, ``m000``, ``m001``..."""
+    return [user(f"m{n:03d}", f"message {n}") if n % 2 == 0 else assistant(f"m{n:03d}", f"answer {n}")
+            for n in range(count)]
+
+
+EVERY_KIND: list[Item] = [
+    UserMessage("u1", (TextPart("Why do cache entries never expire?"), ImagePart("image/png", 12_300))),
+    assistant("a1", ThinkingPart("The TTL logic is in the cache module.\nRead it first."),
+              "I'll **read** the cache module.",
+              ToolCallPart("call1", "read", {"path": "src/cache.py"})),
+    ToolResult("t1", "read", (TextPart(OUTPUT),), tool_call_id="call1"),
+    ToolResult("t2", "edit", (TextPart("oldText not found"),), is_error=True),
+    BashExecution("b1", "pytest -q", "3 failed, 9 passed\n", exit_code=1, truncated=True),
+    CustomMessage("c1", "todo", (TextPart("remember the README"),), display=False),
+    BranchSummary("s1", "Tried a **monotonic** clock first; abandoned.", "e0000004"),
+    CompactionSummary("k1", "## Goal\nFix the cache.", 48_210, ("r1", "r2")),
+    OtherMessage("d1", "developer", (TextPart("be brief"),)),
+]
+REPLACED: dict[Any, list[Item]] = {"k1": [user("r1", "the first question"), assistant("r2", "the first answer")]}
+
+
+class ViewApp(App[None]):
+    def __init__(self, items: list[Item] | None = None, *, anchor: Any = None,
+                 replaced: dict[Any, list[Item]] | None = None) -> None:
+        super().__init__()
+        self.initial = items or []
+        self.anchor = anchor
+        self.replaced = REPLACED if replaced is None else replaced
+        self.highlighted: list[Any] = []
+        self.requested: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield ConversationView()
+
+    def on_mount(self) -> None:
+        self.theme = "textual-dark"
+        view = self.query_one(ConversationView)
+        view.show(self.initial, anchor_entry_id=self.anchor)
+        view.focus()
+
+    def on_conversation_view_highlighted(self, event: ConversationView.Highlighted) -> None:
+        self.highlighted.append(event.entry_id)
+
+    def on_conversation_view_replaced_requested(self, event: ConversationView.ReplacedRequested) -> None:
+        self.requested.append(event.entry_id)
+        event.view.set_replaced(event.entry_id, self.replaced.get(event.entry_id, []))
+
+
+def screen_lines(app: App) -> list[str]:
+    """The screen as the user sees it, one string per row, without the scrollbar's column."""
+    return [strip.text[:-1].rstrip() for strip in app.screen._compositor.render_strips()]
+
+
+def screen_text(app: App) -> str:
+    return "\n".join(screen_lines(app))
+
+
+def top_line(app: App) -> str:
+    return screen_lines(app)[0]
+
+
+def view_of(app: App) -> ConversationView:
+    return app.query_one(ConversationView)
+
+
+async def test_every_kind_of_message_as_the_user_reads_it() -> None:
+    app = ViewApp(EVERY_KIND)
+    async with app.run_test(size=(90, 100)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        lines = [line[2:].strip() for line in screen_lines(app)]  # without the cursor gutter
+        for expected in [
+            "User", "Why do cache entries never expire?", "[image: image/png, 12.3 kB]",
+            "Assistant", "▸ Thinking · 2 lines", "I'll read the cache module.", '⚙ read {"path":"src/cache.py"}',
+            "claude-sonnet-4-5 (anthropic) · ↑1.2k ↓345 R20k W512 · 22k tokens · $0.042",
+            "↳ read · 20 lines", "output line 1", "output line 5", "… 15 more lines",
+            "✗ edit failed · 1 line", "oldText not found",
+            "$ pytest -q", "3 failed, 9 passed", "exit 1 · output truncated",
+            "◆ todo · not shown by pi", "remember the README",
+            "⎇ Branch summary", "Tried a monotonic clock first; abandoned.",
+            "⊟ Compacted 2 entries · 48,210 tokens before", "Goal", "Fix the cache.", "▸ show the 2 replaced entries",
+            "developer", "be brief",
+        ]:
+            assert expected in lines, f"{expected!r} not on screen:\n{text}"
+        assert "The TTL logic" not in text, "thinking is folded at first"
+        assert "output line 6" not in text, "a long output is folded"
+        assert "**" not in text and "##" not in text, "assistant text is Markdown"
+
+
+async def test_show_opens_at_the_end_with_the_cursor_on_the_last_message() -> None:
+    app = ViewApp(chat(300))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        text = screen_text(app)
+        assert "answer 299" in text and "message 0\n" not in text
+        assert view.cursor_item is not None and view.cursor_item.entry_id == "m299"
+        assert view.following
+        assert app.highlighted == [], "show moves the cursor without a Highlighted message"
+
+
+async def test_show_with_an_anchor_puts_its_message_at_the_top() -> None:
+    app = ViewApp(chat(300), anchor="m120")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert top_line(app) == "▌ User"
+        assert screen_lines(app)[1] == "▌ message 120"
+        assert view_of(app).cursor_item.entry_id == "m120"
+        assert not view_of(app).following
+
+
+async def test_down_and_up_move_between_messages() -> None:
+    app = ViewApp(chat(300), anchor="m000")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        await pilot.press("down", "down", "j")
+        assert view.cursor_item.entry_id == "m003"
+        assert app.highlighted == ["m001", "m002", "m003"]
+        assert "▌ answer 3" in screen_lines(app)
+        await pilot.press("up", "k")
+        assert view.cursor_item.entry_id == "m001"
+        assert "▌ answer 1" in screen_lines(app)
+
+
+async def test_down_reaches_a_message_below_the_screen_by_scrolling() -> None:
+    app = ViewApp(chat(300), anchor="m000")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        for _ in range(40):
+            await pilot.press("down")
+        assert view_of(app).cursor_item.entry_id == "m040"
+        assert "▌ message 40" in screen_lines(app)
+        assert "message 0" not in screen_text(app)
+
+
+async def test_a_message_taller_than_the_screen_is_scrolled_through_before_the_cursor_moves() -> None:
+    long = assistant("a1", "\n\n".join(f"paragraph {n}" for n in range(40)))
+    app = ViewApp([user("u0", "question"), long, user("u2", "thanks")], anchor="u0")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        await pilot.press("down")
+        assert view.cursor_item.entry_id == "a1" and top_line(app) == "▌ Assistant"
+        await pilot.press("down")
+        assert view.cursor_item.entry_id == "a1", "the rest of the message first"
+        assert "paragraph 0" not in screen_text(app)
+        for _ in range(20):
+            await pilot.press("down")
+        assert view.cursor_item.entry_id == "u2"
+        assert "▌ thanks" in screen_lines(app)
+        await pilot.press("up")
+        assert view.cursor_item.entry_id == "a1"
+        assert "paragraph 39" in screen_text(app), "going up, a tall message shows its end first"
+
+
+async def test_page_keys_home_and_end() -> None:
+    app = ViewApp(chat(300))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        before = screen_text(app)
+        await pilot.press("pageup")
+        after = screen_text(app)
+        assert after != before and "answer 299" not in after
+        assert view.cursor_item.entry_id in after.replace("message ", "m").replace("answer ", "m"), \
+            "the cursor follows onto the screen"
+        await pilot.press("pagedown")
+        assert "answer 299" in screen_text(app)
+        await pilot.press("home")
+        assert screen_lines(app)[:2] == ["▌ User", "▌ message 0"]
+        assert view.cursor_item.entry_id == "m000"
+        await pilot.press("end")
+        assert "answer 299" in screen_text(app) and view.cursor_item.entry_id == "m299"
+        assert view.following
+
+
+async def test_enter_and_space_open_and_fold_a_long_output() -> None:
+    app = ViewApp([user("u0", "run it"), ToolResult("t1", "bash", (TextPart(OUTPUT),))])
+    async with app.run_test(size=(60, 40)) as pilot:
+        await pilot.pause()
+        assert "… 15 more lines" in screen_text(app)
+        await pilot.press("enter")
+        text = screen_text(app)
+        assert "output line 20" in text and "more lines" not in text
+        await pilot.press("space")
+        assert "… 15 more lines" in screen_text(app) and "output line 20" not in screen_text(app)
+
+
+async def test_a_click_on_a_folded_part_opens_it() -> None:
+    app = ViewApp([ToolResult("t1", "bash", (TextPart(OUTPUT),)), user("u1", "next")])
+    async with app.run_test(size=(60, 40)) as pilot:
+        await pilot.pause()
+        row = next(i for i, line in enumerate(screen_lines(app)) if "more lines" in line)
+        await pilot.click(ConversationView, offset=(6, row))
+        assert "output line 20" in screen_text(app)
+        assert view_of(app).cursor_item.entry_id == "t1", "the click moves the cursor there"
+        await pilot.click(ConversationView, offset=(6, row))
+        assert "output line 20" in screen_text(app), "a click inside an open output leaves it open"
+        title = next(i for i, line in enumerate(screen_lines(app)) if "↳ bash" in line)
+        await pilot.click(ConversationView, offset=(4, title))
+        assert "output line 20" not in screen_text(app), "a click on its title folds it"
+
+
+async def test_t_shows_and_hides_every_thinking_block() -> None:
+    items = [assistant("a1", ThinkingPart("first thought"), "one"), user("u1", "go on"),
+             assistant("a2", ThinkingPart("second thought"), "two")]
+    app = ViewApp(items)
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        assert "thought" not in screen_text(app)
+        await pilot.press("t")
+        text = screen_text(app)
+        assert "first thought" in text and "second thought" in text and "▾ Thinking · 1 line" in text
+        await pilot.press("t")
+        assert "thought" not in screen_text(app)
+        await pilot.press("enter")  # one message's thinking alone
+        text = screen_text(app)
+        assert "second thought" in text and "first thought" not in text
+
+
+async def test_a_compaction_opens_onto_the_entries_it_replaced() -> None:
+    app = ViewApp([EVERY_KIND[7], user("u9", "after")], anchor="k1")
+    async with app.run_test(size=(70, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.requested == ["k1"]
+        text = screen_text(app)
+        assert "▾ the 2 replaced entries" in text
+        assert "│ the first question" in text and "│ the first answer" in text
+        await pilot.press("enter")
+        text = screen_text(app)
+        assert "first question" not in text and "▸ show the 2 replaced entries" in text
+        await pilot.press("enter")
+        assert "│ the first question" in screen_text(app)
+        assert app.requested == ["k1"], "asked for once"
+
+
+async def test_append_follows_only_a_view_at_the_end() -> None:
+    app = ViewApp(chat(100))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        view.append([user("n1", "new message one")])
+        await pilot.pause()
+        assert "new message one" in screen_text(app)
+        assert view.cursor_item.entry_id == "n1" and view.following
+        await pilot.press("home")
+        view.append([user("n2", "new message two")])
+        await pilot.pause()
+        assert screen_lines(app)[1] == "▌ message 0", "a view scrolled back stays where it is"
+        assert "new message two" not in screen_text(app)
+        await pilot.press("end")
+        assert "new message two" in screen_text(app)
+
+
+async def test_the_end_is_kept_through_a_resize() -> None:
+    app = ViewApp(chat(100))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(30, 12)
+        await pilot.pause()
+        assert "answer 99" in screen_text(app)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "answer 99" in screen_text(app)
+
+
+async def test_show_again_keeps_folds_of_the_same_messages() -> None:
+    items = [user("u0", "run it"), ToolResult("t1", "bash", (TextPart(OUTPUT),))]
+    app = ViewApp(items)
+    async with app.run_test(size=(60, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        view_of(app).show([user("u0", "run it"), ToolResult("t1", "bash", (TextPart(OUTPUT),)), user("u2", "more")])
+        await pilot.pause()
+        text = screen_text(app)
+        assert "output line 20" in text and "more" in text
+
+
+async def test_an_empty_view() -> None:
+    app = ViewApp([])
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "up", "pagedown", "pageup", "home", "end", "enter", "t")
+        assert screen_text(app).strip() == ""
+        assert view_of(app).cursor_item is None
+
+
+async def test_a_huge_path_opens_at_its_end_having_rendered_only_what_is_on_screen() -> None:
+    app = ViewApp(chat(5000))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = view_of(app)
+        assert "answer 4999" in screen_text(app)
+        rendered = sum(1 for block in view._blocks if block.measured)
+        assert rendered < 30
+        await pilot.press("home")
+        assert screen_lines(app)[1] == "▌ message 0"
+        assert sum(1 for block in view._blocks if block.measured) < 60
+
+
+def test_bindings_can_be_remapped_by_id() -> None:
+    ids = {binding.id for binding in ConversationView.BINDINGS}
+    assert ids == {f"conversation.{name}" for name in
+                   ("cursor_up", "cursor_down", "page_up", "page_down", "first", "last", "toggle", "toggle_thinking")}
+
+
+async def test_a_remapped_key() -> None:
+    app = ViewApp([assistant("a1", ThinkingPart("a thought"), "one")])
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.set_keymap({"conversation.toggle_thinking": "x"})
+        await pilot.pause()
+        await pilot.press("x")
+        assert "a thought" in screen_text(app)
+
+
+# -- untrusted text ----------------------------------------------------------------------------
+
+HOSTILE = "\x1b]52;c;SGVsbG8=\x07 \x1b[31mred\x1b[0m [bold]x[/] [link=http://e.vil]y[/link] \x9b31m \u202eevil"
+
+
+def _hostile_items() -> list[Item]:
+    return [
+        UserMessage("u1", (TextPart(HOSTILE),)),
+        assistant("a1", ThinkingPart(HOSTILE), f"# {HOSTILE}\n\n[a link](http://x.y/\x1b[2J) {HOSTILE}",
+                  ToolCallPart("c1", f"tool{HOSTILE}", {"cmd": HOSTILE}), model=HOSTILE, provider=HOSTILE),
+        ToolResult("t1", HOSTILE, (TextPart(HOSTILE),), is_error=True),
+        BashExecution("b1", HOSTILE, HOSTILE, full_output_path=HOSTILE),
+        CustomMessage("c1", HOSTILE, (TextPart(HOSTILE), ImagePart(HOSTILE, 1))),
+        BranchSummary("s1", HOSTILE),
+        CompactionSummary("k1", HOSTILE, 1, ("x",)),
+        OtherMessage("o1", HOSTILE, (TextPart(HOSTILE),)),
+    ]
+
+
+async def test_session_text_is_shown_as_text_never_as_escapes_or_markup() -> None:
+    app = ViewApp(_hostile_items())
+    async with app.run_test(size=(120, 200)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        view = view_of(app)
+        segments: list[Segment] = []
+        for y in range(view.size.height):
+            segments.extend(view.render_line(y))
+        for segment in segments:
+            assert not any(ord(c) < 32 or 0x7f <= ord(c) <= 0x9f for c in segment.text), repr(segment.text)
+            assert "\u202e" not in segment.text
+            assert segment.style is None or not segment.style.link, "no hyperlinks from session text"
+        text = screen_text(app)
+        assert "]52;c;SGVsbG8=" in text, "the text of an escape sequence is shown, harmlessly"
+        assert "[31mred" in text
+        assert "[bold]x[/]" in text, "markup in session text is text"
+        assert "[link=http://e.vil]y[/link]" in text
+        assert "\x1b" not in app.export_screenshot()
+
+
+# -- snapshots ---------------------------------------------------------------------------------
+
+SNAPSHOTS: dict[str, tuple[list[Item], list[str]]] = {
+    "user": ([EVERY_KIND[0]], []),
+    "assistant": ([EVERY_KIND[1]], []),
+    "assistant-thinking": ([EVERY_KIND[1]], ["t"]),
+    "assistant-error": ([assistant("a9", "Partial answer", stop_reason="error", error_message="overloaded_error",
+                                   usage=None)], []),
+    "tool-result-folded": ([EVERY_KIND[2]], []),
+    "tool-result-open": ([EVERY_KIND[2]], ["enter"]),
+    "tool-error": ([EVERY_KIND[3]], []),
+    "bash": ([EVERY_KIND[4]], []),
+    "custom": ([EVERY_KIND[5]], []),
+    "branch-summary": ([EVERY_KIND[6]], []),
+    "compaction": ([EVERY_KIND[7]], []),
+    "compaction-open": ([EVERY_KIND[7]], ["enter"]),
+    "unknown-role": ([EVERY_KIND[8]], []),
+    "conversation": (EVERY_KIND[:5], ["up", "up"]),
+}
+
+
+@pytest.mark.parametrize("name", list(SNAPSHOTS))
+def test_snapshot(snap_compare, name: str) -> None:
+    items, keys = SNAPSHOTS[name]
+    assert snap_compare(ViewApp(items, anchor=items[0].entry_id if len(items) == 1 else None),
+                        press=keys, terminal_size=(72, 24))
