@@ -1,7 +1,8 @@
 """Shared test fixtures: the pi oracle.
 
 The oracle is pi's own SessionManager (npm package ``@mariozechner/pi-coding-agent``, pinned in
-``tests/oracle/package.json``) run by ``tests/oracle/pi_session.mjs``. It is found through
+``tests/oracle/package.json``) run by ``tests/oracle/pi_session.mjs``, and its /tree navigator
+by ``tests/oracle/pi_tree.mjs``. It is found through
 ``$PI_PKG`` (the package folder), else in ``tests/oracle/node_modules``, else installed there
 with npm once per test run. Without Node.js or the npm registry the tests that need it are
 skipped, except in CI (``CI=true``), where they must run and fail instead.
@@ -24,6 +25,7 @@ import pytest
 
 ORACLE_DIR = Path(__file__).resolve().parent / "oracle"
 ORACLE_SCRIPT = ORACLE_DIR / "pi_session.mjs"
+TREE_SCRIPT = ORACLE_DIR / "pi_tree.mjs"
 PI_PACKAGE = "@mariozechner/pi-coding-agent"
 PI_VERSION = "0.73.1"
 MIN_NODE = (20, 6)  # the package's "engines"
@@ -49,11 +51,12 @@ class Oracle:
     def _run(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120) -> str:
         return self._run_bytes(args, stdin=stdin, timeout=timeout).decode()
 
-    def _run_bytes(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120) -> bytes:
-        env = {**os.environ, "PI_PKG": str(self.package)}
+    def _run_bytes(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120,
+                   script: Path = ORACLE_SCRIPT, env: dict[str, str] | None = None) -> bytes:
+        env = {**os.environ, "PI_PKG": str(self.package), **(env or {})}
         try:
             proc = subprocess.run(
-                [self.node, str(ORACLE_SCRIPT), *args],
+                [self.node, str(script), *args],
                 input=stdin.encode() if isinstance(stdin, str) else stdin,
                 capture_output=True,
                 env=env,
@@ -103,6 +106,14 @@ class Oracle:
         """``SessionManager.list()`` of a copy of one folder (paths point at the original)."""
         args = ["list", os.fspath(directory)] + ([cwd] if cwd is not None else [])
         return json.loads(self._run(args))
+
+    def tree(self, requests: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """pi's /tree navigator as text (``tests/oracle/pi_tree.mjs``, which documents the
+        requests), one answer per request, in one node process; times in UTC."""
+        stdin = "".join(json.dumps(r) + "\n" for r in requests)
+        out = self._run_bytes([], stdin=stdin, timeout=300, script=TREE_SCRIPT, env={"TZ": "UTC"}).decode()
+        # Split on newlines only: JSON.stringify leaves U+2028 and U+2029 raw inside strings.
+        return [json.loads(line) for line in out.split("\n") if line]
 
     def dir(self, cwd: str, agent_dir: str | os.PathLike[str]) -> str:
         """The session folder pi uses for ``cwd`` under ``agent_dir`` (pi creates it)."""

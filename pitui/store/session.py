@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from .jsonl import MISSING, BadLine, js_trim, js_truthy, parse_line, split_lines
+from .jsonl import JS_WHITESPACE, MISSING, BadLine, js_trim, js_truthy, parse_line, split_lines
 from .jsvalues import js_date_value, js_string, js_string_to_number
 
 CURRENT_VERSION = 3
@@ -45,7 +45,7 @@ class Entry:
     """One tree entry: the fields every view needs, and where its full line is."""
 
     __slots__ = ("_data", "_source", "id", "length", "line", "offset", "parent_id", "provider_model",
-                 "role", "timestamp", "type")
+                 "role", "textless", "timestamp", "type")
 
     def __init__(self, data: dict[str, Any], line: int = 0, offset: int = -1, length: int = 0,
                  source: LineSource | None = None, keep: bool = True) -> None:
@@ -61,12 +61,16 @@ class Entry:
         self.length = length
         self.role: Any = MISSING
         self.provider_model: tuple[Any, Any] | None = None
+        # An assistant message with no text that ended normally (only thinking and tool calls):
+        # pi's /tree hides these, and deciding it later would mean decoding every body again.
+        self.textless = False
         if self.type == "message":
             message = get("message")
             if type(message) is dict:
                 self.role = role = message.get("role", MISSING)
                 if role == "assistant":
                     self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
+                    self.textless = _textless(message)
         self._source = source
         self._data: dict[str, Any] | None = data if keep or source is None else None
 
@@ -87,6 +91,28 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.type!r}, id={self.id!r}, parent={self.parent_id!r}, line={self.line})"
+
+
+_JS_SPACE = frozenset(JS_WHITESPACE)
+
+
+def _textless(message: dict[str, Any]) -> bool:
+    """pi's tree-selector rule: no text block with non-blank text, and a ``stopReason`` that is
+    missing, ``stop`` or ``toolUse`` (an error, abort or length stop is worth showing)."""
+    stop = message.get("stopReason")
+    if stop is not None and stop != "stop" and stop != "toolUse" and js_truthy(stop):
+        return False
+    content = message.get("content")
+    if type(content) is str:
+        return not content or (content[0] in _JS_SPACE and js_trim(content) == "")
+    if type(content) is list:
+        for block in content:
+            if type(block) is dict and block.get("type") == "text":
+                text = block.get("text")
+                # pi calls text.trim(): a text that is not a string is no text (pi would throw).
+                if type(text) is str and text and (text[0] not in _JS_SPACE or js_trim(text) != ""):
+                    return False
+    return True
 
 
 class Opaque:
