@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
+from textual import events
 from textual.app import App, ComposeResult
 
 from pitui.store.conversation import (
@@ -233,6 +234,47 @@ async def test_enter_and_space_open_and_fold_a_long_output() -> None:
         assert "… 15 more lines" in screen_text(app) and "output line 20" not in screen_text(app)
 
 
+async def test_long_tool_call_arguments_fold_and_open() -> None:
+    content = "\n".join(f"line {n} of the file" for n in range(1, 31))
+    app = ViewApp([assistant("a1", ToolCallPart("c1", "write", {"path": "notes.txt", "content": content}))])
+    async with app.run_test(size=(60, 40)) as pilot:
+        await pilot.pause()
+        lines = [line[2:] for line in screen_lines(app)]
+        assert lines[1:5] == ["⚙ write", "path: notes.txt", "content:", "line 1 of the file"]
+        assert "… 27 more lines" in lines
+        await pilot.press("enter")
+        assert "line 30 of the file" in screen_text(app)
+        await pilot.press("enter")
+        assert "line 30 of the file" not in screen_text(app) and "… 27 more lines" in screen_text(app)
+
+
+async def test_a_huge_message_is_folded_after_its_first_lines() -> None:
+    paste = "\n".join(f"pasted {n}" for n in range(1, 1001))
+    app = ViewApp([user("u1", paste), assistant("a1", paste)], anchor="u1")
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        assert "pasted 1" in screen_text(app)
+        view = view_of(app)
+        assert view._blocks[0].height == 1 + 200 + 1 + 1, "title, 200 lines, the fold, a space"
+        await pilot.press("enter")
+        assert view._blocks[0].height == 1 + 1000 + 1
+
+
+async def test_the_mouse_wheel_scrolls() -> None:
+    app = ViewApp(chat(100))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        before = screen_text(app)
+        for _ in range(5):
+            await pilot._post_mouse_events([events.MouseScrollUp], ConversationView, offset=(10, 5))
+        after = screen_text(app)
+        assert after != before and "answer 99" not in after
+        assert not view_of(app).following
+        for _ in range(10):
+            await pilot._post_mouse_events([events.MouseScrollDown], ConversationView, offset=(10, 5))
+        assert screen_text(app) == before and view_of(app).following
+
+
 async def test_a_click_on_a_folded_part_opens_it() -> None:
     app = ViewApp([ToolResult("t1", "bash", (TextPart(OUTPUT),)), user("u1", "next")])
     async with app.run_test(size=(60, 40)) as pilot:
@@ -281,6 +323,13 @@ async def test_a_compaction_opens_onto_the_entries_it_replaced() -> None:
         await pilot.press("enter")
         assert "│ the first question" in screen_text(app)
         assert app.requested == ["k1"], "asked for once"
+        view_of(app).show([EVERY_KIND[7], user("u9", "after"), user("u10", "later")])
+        await pilot.pause()
+        assert "│ the first question" in screen_text(app), "still open when shown again"
+        view_of(app).show([user("u0", "before"), EVERY_KIND[7]])
+        await pilot.pause()
+        assert app.requested == ["k1", "k1"], "a new block for it asks again"
+        assert "│ the first question" in screen_text(app)
 
 
 async def test_append_follows_only_a_view_at_the_end() -> None:

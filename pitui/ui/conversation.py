@@ -56,6 +56,7 @@ from .preview import format_size, format_tokens
 __all__ = ["ConversationView", "format_usage"]
 
 FOLD_LINES = 5  # lines of a long output or argument list shown while it is folded
+TEXT_LINES = 200  # lines of a message's text shown before it is folded (a huge paste stays fast)
 GUTTER = 2  # the cursor mark and a space
 INDENT = 2  # per level of replaced entries shown under a compaction
 CACHE_BLOCKS = 300  # blocks whose strips are kept
@@ -118,6 +119,7 @@ class _Hotspot:
 @dataclass(eq=False, slots=True)
 class _Block:
     item: Item
+    key: tuple[Any, int, int]  # entry id, its n-th message, depth: what its folds are remembered by
     folds: dict[int, bool]  # fold key -> open; a key not here is at its default
     depth: int = 0
     height: int = 1
@@ -229,7 +231,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         self._follow = True  # at the end: stays there when blocks change or come in
         self._settled_y = 0  # the scroll position the last settle left
         self._rendered: OrderedDict[int, _Block] = OrderedDict()  # blocks holding strips, oldest first
-        self._folds: dict[tuple[Any, int, int], dict[int, bool]] = {}  # kept across show()
+        self._folds: dict[tuple[Any, int, int], dict[int, bool]] = {}  # folds the user changed, across show()
         self._styles: dict[str, Style] = {}
         self._settling = False
         self._gutters = (Segment(" " * GUTTER), Segment("▌ "))
@@ -334,9 +336,12 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
     def _new_block(self, item: Item, depth: int, ordinal: dict[Any, int]) -> _Block:
         number = ordinal.get(item.entry_id, 0)
         ordinal[item.entry_id] = number + 1
-        folds = self._folds.setdefault((item.entry_id, number, depth), {})  # remembered across show()
-        block = _Block(item, folds, depth)
+        key = (item.entry_id, number, depth)
+        block = _Block(item, key, self._folds.get(key, {}), depth)
         block.height = self._estimate(block, self._width or 80)
+        if isinstance(item, CompactionSummary) and block.folds.get(REPLACED):
+            block.pending = True  # it was open when last shown: it opens again
+            self.post_message(self.ReplacedRequested(self, item))
         return block
 
     def _descendants(self, block: _Block) -> list[_Block]:
@@ -383,10 +388,6 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             self._tops = [0, *itertools.accumulate(b.height for b in self._blocks)]
             self._tops_stale = False
         return self._tops
-
-    def _max_y(self) -> int:
-        _, height = self._viewport()
-        return max(0, self._ensure_tops()[-1] - height)
 
     def _block_at(self, row: int) -> int:
         tops = self._ensure_tops()
@@ -453,7 +454,9 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             changed = True
         if scroll_y != y:
             # Not the validated setter: it would clamp to the size the layout has not seen yet.
+            # The target too: wheel and keys scroll from there.
             self.set_scroll(None, y)
+            self.set_reactive(ScrollView.scroll_target_y, y)
             if self.show_vertical_scrollbar:
                 self.vertical_scrollbar.position = y
             changed = True
@@ -575,7 +578,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             yield from self._content(block, item.parts, width, fold=True)
         elif isinstance(item, BranchSummary):
             yield self._title("⎇ Branch summary", "conversation--summary", retained)
-            yield self._markdown(item.summary), None, False
+            yield self._markdown(safe_lines(item.summary)), None, False
             if item.usage is not None:
                 yield Text(format_usage(item.usage), style("conversation--meta")), None, False
         elif isinstance(item, CompactionSummary):
@@ -603,7 +606,8 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
                 else:
                     yield Text(f"▸ Thinking · {_lines(lines)}", style("conversation--thinking")), index, True
             elif isinstance(part, TextPart):
-                yield self._markdown(part.text), None, False
+                yield from self._folded(safe_lines(part.text), "conversation--output", index,
+                                        self._is_open(block, index), limit=TEXT_LINES, markdown=True)
             elif isinstance(part, ToolCallPart):
                 yield from self._tool_call(block, index, part, width)
             elif isinstance(part, ImagePart):
@@ -629,17 +633,13 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             yield text, None, False
             return
         shown = safe_lines(_arguments_text(part.arguments))
-        lines = _line_count(shown)
-        foldable = lines > FOLD_LINES
-        yield Text(f"⚙ {name}", tool), index if foldable else None, True
-        yield from self._folded(shown, "conversation--meta", index if foldable else None,
-                                not foldable or self._is_open(block, index), lines)
+        yield Text(f"⚙ {name}", tool), index if _line_count(shown) > FOLD_LINES else None, True
+        yield from self._folded(shown, "conversation--meta", index, self._is_open(block, index))
 
     def _tool_result(self, block: _Block, item: ToolResult, width: int, retained: str) -> Iterable[_Piece]:
         output = safe_lines(item.output.rstrip("\n"))
         lines = _line_count(output)
-        foldable = lines > FOLD_LINES
-        key = OUTPUT if foldable else None
+        key = OUTPUT if lines > FOLD_LINES else None
         name = safe_line(item.tool_name) or "tool"
         if item.is_error:
             title = Text(f"✗ {name} failed", self._style("conversation--error"))
@@ -651,8 +651,8 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             title.append(retained, self._style("conversation--meta"))
         yield title, key, True
         if output:
-            yield from self._folded(output, "conversation--error" if item.is_error else "conversation--output", key,
-                                    not foldable or self._is_open(block, OUTPUT), lines)
+            yield from self._folded(output, "conversation--error" if item.is_error else "conversation--output",
+                                    OUTPUT, self._is_open(block, OUTPUT))
         for part in item.parts:
             if isinstance(part, ImagePart):
                 yield self._image(part)
@@ -661,14 +661,11 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def _bash(self, block: _Block, item: BashExecution, width: int, retained: str) -> Iterable[_Piece]:
         output = safe_lines(item.output.rstrip("\n"))
-        lines = _line_count(output)
-        foldable = lines > FOLD_LINES
-        key = OUTPUT if foldable else None
+        key = OUTPUT if _line_count(output) > FOLD_LINES else None
         title = Text(f"$ {safe_lines(item.command)}", self._style("conversation--bash"))
         yield title, key, True
         if output:
-            yield from self._folded(output, "conversation--output", key,
-                                    not foldable or self._is_open(block, OUTPUT), lines)
+            yield from self._folded(output, "conversation--output", OUTPUT, self._is_open(block, OUTPUT))
         meta = Text()
         if item.exit_code is not None:
             meta.append(f"exit {item.exit_code}",
@@ -690,7 +687,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         title = f"⊟ Compacted {count} entr{'y' if count == 1 else 'ies'}"
         note = f" · {item.tokens_before:,} tokens before" if item.tokens_before is not None else ""
         yield self._title(title, "conversation--summary", note + retained)
-        yield self._markdown(item.summary), None, False
+        yield self._markdown(safe_lines(item.summary)), None, False
         if item.usage is not None:
             yield Text(format_usage(item.usage), self._style("conversation--meta")), None, False
         if count:
@@ -709,11 +706,8 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         for index, part in enumerate(parts):
             if isinstance(part, TextPart):
                 text = safe_lines(part.text)
-                lines = _line_count(text)
-                if fold and lines > FOLD_LINES:
-                    yield from self._folded(text, "conversation--output", index, self._is_open(block, index), lines)
-                else:
-                    yield Text(text), None, False
+                yield from self._folded(text, "conversation--output", index, self._is_open(block, index),
+                                        limit=FOLD_LINES if fold else TEXT_LINES)
             elif isinstance(part, ImagePart):
                 yield self._image(part)
             elif isinstance(part, ThinkingPart):
@@ -721,14 +715,21 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             elif isinstance(part, ToolCallPart):
                 yield from self._tool_call(block, index, part, width)
 
-    def _folded(self, text: str, style: str, key: int | None, is_open: bool, lines: int) -> Iterable[_Piece]:
-        """``text`` whole, or its first lines and how many more there are."""
-        if is_open:
-            yield Text(text, self._style(style)), key, False
+    def _folded(self, text: str, style: str, key: int | None, is_open: bool, *, limit: int = FOLD_LINES,
+                markdown: bool = False) -> Iterable[_Piece]:
+        """``text`` whole, or its first ``limit`` lines and how many more there are. Folded to a
+        few lines, long lines are cut rather than wrapped, so the fold stays that short."""
+        lines = _line_count(text)
+        if is_open or lines <= limit:
+            whole = self._markdown(text) if markdown else Text(text, self._style(style))
+            yield whole, key if lines > limit else None, False
             return
-        head = text.split("\n", FOLD_LINES)[:FOLD_LINES]
-        yield Text("\n".join(head), self._style(style), no_wrap=True, overflow="ellipsis"), key, False
-        more = lines - FOLD_LINES
+        head = "\n".join(text.split("\n", limit)[:limit])
+        if markdown:
+            yield self._markdown(head), key, False
+        else:
+            yield Text(head, self._style(style), no_wrap=limit == FOLD_LINES, overflow="ellipsis"), key, False
+        more = lines - limit
         yield Text(f"… {more} more {'line' if more == 1 else 'lines'}", self._style("conversation--fold")), key, False
 
     def _image(self, part: ImagePart) -> _Piece:
@@ -736,8 +737,9 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         return Text(f"[image: {mime}, {format_size(part.size)}]", self._style("conversation--image")), None, False
 
     def _markdown(self, text: str) -> RenderableType:
+        """Markdown of text already made safe; links are shown as text, never as hyperlinks."""
         theme = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
-        return Markdown(safe_lines(text), code_theme=theme, hyperlinks=False)
+        return Markdown(text, code_theme=theme, hyperlinks=False)
 
     def _estimate(self, block: _Block, width: int) -> int:
         """A cheap guess of a block's height: its lines, wrapped at ``width``, as it is folded."""
@@ -746,10 +748,9 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         def rows(text: str) -> int:
             return _line_count(text) + len(text) // width if text else 0
 
-        def folded(text: str, key: int) -> int:
-            lines = _line_count(text)
-            if lines > FOLD_LINES and not self._is_open(block, key):
-                return FOLD_LINES + 1
+        def folded(text: str, key: int, limit: int = FOLD_LINES) -> int:
+            if _line_count(text) > limit and not self._is_open(block, key):
+                return limit + 1
             return rows(text)
 
         item = block.item
@@ -759,7 +760,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
                 if isinstance(part, ThinkingPart):
                     height += 1 + (rows(part.text) if self._is_open(block, index) else 0)
                 elif isinstance(part, TextPart):
-                    height += rows(part.text) + 1
+                    height += folded(part.text, index, TEXT_LINES) + 1
                 elif isinstance(part, ToolCallPart):
                     arguments = part.arguments
                     height += 1 + min(FOLD_LINES + 1, len(arguments) if isinstance(arguments, dict) else 1)
@@ -771,8 +772,9 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         elif isinstance(item, BranchSummary | CompactionSummary):
             height += rows(item.summary) + 2
         else:
+            limit = TEXT_LINES if isinstance(item, UserMessage) else FOLD_LINES
             for index, part in enumerate(getattr(item, "parts", ())):
-                height += folded(part.text, index) if isinstance(part, TextPart) else 1
+                height += folded(part.text, index, limit) if isinstance(part, TextPart) else 1
         return height
 
     # ------------------------------------------------------------------ cursor and keys
@@ -887,7 +889,6 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def action_first(self) -> None:
         if self._blocks:
-            self._follow = False
             self._set_cursor(0)
             self._settle((0, 0, 0))
 
@@ -924,6 +925,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
     def _set_folds(self, index: int, keys: Iterable[int], is_open: bool) -> None:
         anchor = self._keep_cursor_anchor() if index == self._cursor else None
         block = self._blocks[index]
+        self._folds[block.key] = block.folds
         for key in keys:
             block.folds[key] = is_open
             if key == REPLACED:
