@@ -34,7 +34,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..safe_text import safe_line
 from ..store.paths import default_session_dir, session_dir_for, sessions_root
@@ -97,7 +97,8 @@ class PickerHeader(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.scope: Scope = "current"
-        self.loading: tuple[int, int] | bool = False  # False, True (no count yet) or (n, total)
+        # Not "loading": that is Widget's reactive (it would cover the header with an indicator).
+        self.listing: tuple[int, int] | bool = False  # False, True (no count yet) or (n, total)
         self.named = False
         self.sort: SortMode = "threaded"
         self.hints: tuple[list[Hint], list[Hint]] = ([], [])
@@ -111,8 +112,8 @@ class PickerHeader(Widget):
         width = self.size.width
         muted, accent = self._style("muted"), self._style("accent")
         right = Text()
-        if self.loading is not False:
-            count = f"{self.loading[0]}/{self.loading[1]}" if isinstance(self.loading, tuple) else "..."
+        if self.listing is not False:
+            count = f"{self.listing[0]}/{self.listing[1]}" if isinstance(self.listing, tuple) else "..."
             right.append("○ Current Folder | ", muted).append(f"Loading {count}", accent)
         elif self.scope == "current":
             right.append("◉ Current Folder", accent).append(" | ○ All", muted)
@@ -384,12 +385,20 @@ class PickerScreen(Screen[None]):
             return
         self._from_thread(self._loaded, scope, infos, problems, self._real_paths(infos))
 
-    def _from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
+    def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run ``callback`` on the UI thread, unless the app is gone or the worker cancelled."""
         if get_current_worker().is_cancelled:
             return
         with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self.app.call_from_thread(callback, *args)
+            self.app.call_from_thread(callback, *args, **kwargs)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        # Workers catch what they expect; anything else is a bug, shown rather than lost.
+        if event.state == WorkerState.ERROR and event.worker.group.startswith("picker-"):
+            error = event.worker.error
+            self._set_status(f"Internal error ({event.worker.group}): {type(error).__name__}: {error}", error=True,
+                             seconds=6)
 
     def _real_paths(self, infos: Iterable[SessionInfo]) -> dict[str, str]:
         """Real paths of the sessions and of their parents (pi threads and protects sessions by
@@ -480,14 +489,18 @@ class PickerScreen(Screen[None]):
     def _state(self) -> ScopeState:
         return self._states[self.scope]
 
-    def _refilter(self) -> None:
-        """Rows for the scope, filter, sort and query in force (pi's ``filterSessions``)."""
+    def _refilter(self, *, new_query: bool = False) -> None:
+        """Rows for the scope, filter, sort and query in force (pi's ``filterSessions``).
+
+        The cursor stays on its session through every change, except that a query the user
+        has just typed puts it on the best match, as a search box is expected to.
+        """
         state = self._state
         infos = state.infos or []
         self._searching += 1
         if self.query_text.strip():
             if state.infos is not None:
-                self._search(self._searching, self.query_text, list(infos), self.sort, self.named_only)
+                self._search(self._searching, self.query_text, list(infos), self.sort, self.named_only, new_query)
             else:
                 self._show_rows([], two_lines=True)
             return
@@ -496,11 +509,11 @@ class PickerScreen(Screen[None]):
         rows = threaded_rows(pool, self._canonical) if self.sort == "threaded" else [ListRow(i) for i in pool]
         self._show_rows(rows, two_lines=False)
 
-    def _show_rows(self, rows: list[ListRow], *, two_lines: bool) -> None:
+    def _show_rows(self, rows: list[ListRow], *, two_lines: bool, follow: str | None = None) -> None:
         listing = self.session_list
         listing.configure(show_cwd=self.scope == "all", show_path=self.show_path,
                           current_paths=self._open_rows(), now_ms=self.app.now_ms())  # type: ignore[attr-defined]
-        listing.set_rows(rows, two_lines=two_lines)
+        listing.set_rows(rows, two_lines=two_lines, follow=follow)
         self._update_body_message()
         self._update_status_line()
 
@@ -512,7 +525,8 @@ class PickerScreen(Screen[None]):
         return {info.path for info in self._state.infos or () if self._canonical(info.path) in open_paths}
 
     @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False)
-    def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool) -> None:
+    def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool,
+                new_query: bool) -> None:
         from ..store.search import QueryError
 
         time.sleep(self.SEARCH_DELAY_S)  # a newer keystroke cancels this one meanwhile
@@ -522,19 +536,21 @@ class PickerScreen(Screen[None]):
             hits = self.catalog.search(query, scope=infos, mode=sort, name_filter="named" if named else "all",
                                        snippets=self.SNIPPETS)
         except QueryError as error:
-            self._from_thread(self._searched, generation, query, [], str(error))
+            self._from_thread(self._searched, generation, query, [], str(error), False)
             return
         except Exception as error:  # a damaged cache, a vanished file: say so, keep the app
-            self._from_thread(self._searched, generation, query, [], f"Search failed: {error}")
+            self._from_thread(self._searched, generation, query, [], f"Search failed: {error}", False)
             return
-        self._from_thread(self._searched, generation, query, hits, None)
+        self._from_thread(self._searched, generation, query, hits, None, new_query)
 
-    def _searched(self, generation: int, query: str, hits: list[SearchHit], error: str | None) -> None:
+    def _searched(self, generation: int, query: str, hits: list[SearchHit], error: str | None,
+                  best_first: bool) -> None:
         if generation != self._searching:
             return
         self._search_error = error
         self._hits_query = query
-        self._show_rows([ListRow(hit.info, "", hit) for hit in hits], two_lines=True)
+        follow = hits[0].info.path if best_first and hits else None
+        self._show_rows([ListRow(hit.info, "", hit) for hit in hits], two_lines=True, follow=follow)
 
     @on(SessionList.SnippetsWanted)
     def _snippets_wanted(self, message: SessionList.SnippetsWanted) -> None:
@@ -589,9 +605,9 @@ class PickerScreen(Screen[None]):
         header.scope = self.scope
         header.named = self.named_only
         header.sort = self.sort
-        header.loading = False
+        header.listing = False
         if state.loading and not state.complete:
-            header.loading = state.progress or True
+            header.listing = state.progress or True
         k = self._keys
         header.hints = (
             [(k("picker.scope"), "scope"), ("", 're:<pattern> regex · "phrase" exact')],
@@ -631,7 +647,7 @@ class PickerScreen(Screen[None]):
     @on(Input.Changed, "#picker-query")
     def _query_changed(self, event: Input.Changed) -> None:
         self.query_text = event.value
-        self._refilter()
+        self._refilter(new_query=True)
 
     @on(Input.Submitted, "#picker-query")
     def _query_submitted(self, event: Input.Submitted) -> None:
@@ -698,7 +714,7 @@ class PickerScreen(Screen[None]):
         return True
 
     def run_palette_action(self, action: str) -> None:
-        self.run_action(action)  # type: ignore[unused-coroutine]
+        self.call_later(self.run_action, action)
 
     def action_cursor(self, delta: int) -> None:
         self.session_list.move_cursor(delta)
@@ -787,7 +803,7 @@ class PickerScreen(Screen[None]):
         try:
             actions.rename(path, name)
         except Exception as error:  # ActionError, OSError, a file pi made unreadable meanwhile
-            self._from_thread(self._set_status, f"Failed to rename: {error}", error=True, seconds=3)
+            self._from_thread(self._set_status, f"Failed to rename: {_about(error, path)}", error=True, seconds=3)
             return
         self._from_thread(self._written)
 
@@ -826,7 +842,7 @@ class PickerScreen(Screen[None]):
         try:
             actions.trash(path)
         except Exception as error:  # ActionError, TrashError: the file is still there
-            self._from_thread(self._set_status, f"Failed to delete: {error}", error=True, seconds=3)
+            self._from_thread(self._set_status, f"Failed to delete: {_about(error, path)}", error=True, seconds=3)
             return
         self._from_thread(self._trashed, path)
 
@@ -841,3 +857,9 @@ class PickerScreen(Screen[None]):
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _about(error: Exception, path: str) -> str:
+    """An error's message without the file's path in front: the row says which file it is."""
+    message = str(error)
+    return message[len(path) + 2 :] if message.startswith(f"{path}: ") else message
