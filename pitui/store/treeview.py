@@ -438,6 +438,7 @@ class TreeModel:
         self._labelled: list[int] | None = None
         self._tool_call_map = None
         self._prefix_cache: dict[int, RowText] = {}
+        self._gutter_cache: dict[tuple[int, int], tuple[Any, str, bool]] = {}
         self._content_cache.clear()
         # Layout per node, rewritten for the visible nodes by every filter change.
         self._indent = [0] * size
@@ -774,22 +775,13 @@ class TreeModel:
         folded = node in self._folded
         segments: list[tuple[str, str]] = []
         if shown_level:
-            up = self._vparent[node]
-            last = (self._roots[-1] == node) if root else (self._last_kid[up] == node)
-            gutter_at: dict[int, bool] = {}
-            for position, show in self._gutters[node]:
-                gutter_at.setdefault(position, show)  # pi takes the first gutter at a level
-            cells: list[str] = []
-            for at in range(shown_level):
-                show = gutter_at.get(at)
-                if show is not None:
-                    cells.append("│  " if show else "   ")
-                elif connector and at == shown_level - 1:
-                    glyph = "⊞" if folded else "⊟" if self._foldable(node) else "─"
-                    cells.append(("└" if last else "├") + glyph + " ")
-                else:
-                    cells.append("   ")
-            segments.append(("".join(cells), "dim"))
+            prefix, gutter_last = self._gutter_cells(self._gutters[node], shown_level)
+            if connector and not gutter_last:
+                up = self._vparent[node]
+                last = (self._roots[-1] == node) if root else (self._last_kid[up] == node)
+                glyph = "⊞" if folded else "⊟" if self._foldable(node) else "─"
+                prefix = prefix[:-3] + ("└" if last else "├") + glyph + " "
+            segments.append((prefix, "dim"))
         if folded and not connector:
             segments.append(("⊞ ", "accent"))
         slot = self._slot[node]
@@ -804,6 +796,23 @@ class TreeModel:
                 if js_truthy(stamp):
                     segments.append((f"{self.format_label_time(stamp)} ", "muted"))
         return segments
+
+    def _gutter_cells(self, gutters: tuple[tuple[int, bool], ...], levels: int) -> tuple[str, bool]:
+        """The ``│`` gutters of ``levels`` levels (3 columns each), and whether the last level
+        has one. Every row of a branch segment shares its gutters, so this is cached: a session
+        with hundreds of branches nests hundreds of levels deep."""
+        key = (id(gutters), levels)
+        cached = self._gutter_cache.get(key)
+        if cached is None or cached[0] is not gutters:
+            if len(self._gutter_cache) >= _CACHE_ROWS:
+                self._gutter_cache.clear()
+            gutter_at: dict[int, bool] = {}
+            for position, show in gutters:
+                gutter_at.setdefault(position, show)  # pi takes the first gutter at a level
+            cells = "".join("   " if (show := gutter_at.get(at)) is None else "│  " if show else "   "
+                            for at in range(levels))
+            cached = self._gutter_cache[key] = (gutters, cells, levels - 1 in gutter_at)
+        return cached[1], cached[2]
 
     def format_label_time(self, stamp: Any) -> str:
         """pi's label time: ``HH:MM`` today, ``M/D HH:MM`` this year, else ``YY/M/D HH:MM``, in
