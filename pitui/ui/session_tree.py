@@ -1,0 +1,564 @@
+"""The session tree: pi's ``/tree`` navigator as a Textual widget.
+
+:class:`SessionTree` draws a :class:`~pitui.store.treeview.TreeModel` with Textual's line API:
+one row per line, never wrapped, made only for the lines on screen and cached; a cursor move
+repaints two lines. It never opens files: it is given the model, and says what the user wants
+with messages (:class:`SessionTree.Highlighted`, :class:`SessionTree.Selected`,
+:class:`SessionTree.StatusChanged`).
+
+Keys are pi's (pi-ui-behaviour.md §2.8), each binding with an id ``tree.<action>`` so that
+``App.set_keymap`` can move it; printable characters that no binding of the tree claims go into
+the search query, as in pi, except ``L`` (kept for label editing, as pi binds Shift+L).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.actions import SkipAction
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from pitui.safe_text import safe_line
+from pitui.store.treeview import TreeModel
+
+__all__ = ["SessionTree"]
+
+# Model roles -> component classes.
+_ROLE_CLASSES = {
+    "accent": "session-tree--accent",
+    "success": "session-tree--success",
+    "muted": "session-tree--muted",
+    "dim": "session-tree--dim",
+    "dim_italic": "session-tree--dim-italic",
+    "error": "session-tree--error",
+    "warning": "session-tree--warning",
+    "custom": "session-tree--custom",
+    "border_accent": "session-tree--border-accent",
+}
+_RESERVED = frozenset({"L"})  # pi's Shift+L (label editing): never typed into the search
+_COUNTED_FILTERS = frozenset({"no-tools", "user-only", "labeled-only"})
+_SMALL = 5_000  # entries: below this, the first search decodes them at once, not in a thread
+
+
+class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
+    """A session's entry tree, row by row as pi's ``/tree`` shows it.
+
+    Beyond pi: the cursor row is highlighted across the whole width; paging moves by the
+    widget's height; a folded row ends in ``+N``, the rows its fold hides; in the ``no-tools``,
+    ``user-only`` and ``labeled-only`` modes and while searching, a row ends in ``+N`` (dim)
+    for the entries hidden under it; ``Ctrl+G`` goes to the leaf, ``Alt+↑`` to the parent,
+    ``Ctrl+↓``/``Alt+↓`` and ``Ctrl+↑`` to the next and previous branch beside the current one,
+    ``Alt+N``/``Alt+P`` to the next and previous labelled entry; text can be pasted into the
+    search; a click selects a row and a double click chooses it.
+    """
+
+    ALLOW_SELECT = False
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor_up", "Up", show=False, id="tree.cursor_up",
+                tooltip="Previous row (wraps to the last)"),
+        Binding("down", "cursor_down", "Down", show=False, id="tree.cursor_down",
+                tooltip="Next row (wraps to the first)"),
+        Binding("left,ctrl+b,pageup", "page_up", "Page up", show=False, id="tree.page_up",
+                tooltip="Up by the height of the tree"),
+        Binding("right,ctrl+f,pagedown", "page_down", "Page down", show=False, id="tree.page_down",
+                tooltip="Down by the height of the tree"),
+        Binding("home", "first", "First", show=False, id="tree.first", tooltip="First row"),
+        Binding("end", "last", "Last", show=False, id="tree.last", tooltip="Last row"),
+        Binding("ctrl+left,alt+left", "fold_or_up", "Fold/up", id="tree.fold_or_up",
+                tooltip="Fold the branch, or go up to the start of the branch segment"),
+        Binding("ctrl+right,alt+right", "unfold_or_down", "Unfold/down", id="tree.unfold_or_down",
+                tooltip="Unfold the branch, or go down to the next branch point or the end"),
+        Binding("enter", "select", "Choose", id="tree.select", tooltip="Choose this entry"),
+        Binding("escape", "clear_query", "Clear search", show=False, id="tree.clear_query",
+                tooltip="Clear the search (left to the screen when there is none)"),
+        Binding("backspace", "delete_query_char", "Delete", show=False, id="tree.delete_query_char",
+                tooltip="Delete the last character of the search"),
+        Binding("ctrl+d", "filter('default')", "Default", show=False, id="tree.filter_default",
+                tooltip="Filter: default (no bookkeeping entries)"),
+        Binding("ctrl+t", "toggle_filter('no-tools')", "No tools", show=False, id="tree.filter_no_tools",
+                tooltip="Filter: without tool results (again: default)"),
+        Binding("ctrl+u", "toggle_filter('user-only')", "User", show=False, id="tree.filter_user_only",
+                tooltip="Filter: user messages only (again: default)"),
+        Binding("ctrl+l", "toggle_filter('labeled-only')", "Labeled", show=False, id="tree.filter_labeled_only",
+                tooltip="Filter: labelled entries only (again: default)"),
+        Binding("ctrl+a", "toggle_filter('all')", "All", show=False, id="tree.filter_all",
+                tooltip="Filter: everything (again: default)"),
+        Binding("ctrl+o", "cycle_filter(1)", "Filter", id="tree.filter_next",
+                tooltip="Next filter: default, no-tools, user, labeled, all"),
+        Binding("ctrl+shift+o", "cycle_filter(-1)", "Filter back", show=False, id="tree.filter_previous",
+                tooltip="Previous filter"),
+        Binding("shift+t,T", "toggle_label_times", "Label time", show=False, id="tree.label_times",
+                tooltip="Show or hide when labels were set"),
+        Binding("ctrl+g", "leaf", "Leaf", show=False, id="tree.leaf", tooltip="Go to the current leaf"),
+        Binding("alt+up", "parent", "Parent", show=False, id="tree.parent", tooltip="Go to the parent entry"),
+        Binding("ctrl+down,alt+down", "sibling(1)", "Next branch", show=False, id="tree.next_branch",
+                tooltip="Go to the next branch beside this one"),
+        Binding("ctrl+up", "sibling(-1)", "Previous branch", show=False, id="tree.previous_branch",
+                tooltip="Go to the previous branch beside this one"),
+        Binding("alt+n", "label(1)", "Next label", show=False, id="tree.next_label",
+                tooltip="Go to the next labelled entry"),
+        Binding("alt+p", "label(-1)", "Previous label", show=False, id="tree.previous_label",
+                tooltip="Go to the previous labelled entry"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "session-tree--cursor",
+        "session-tree--count",
+        "session-tree--fold-count",
+        *_ROLE_CLASSES.values(),
+    }
+
+    DEFAULT_CSS = """
+    SessionTree {
+        background: $surface;
+        color: $foreground;
+        overflow-x: hidden;
+        overflow-y: auto;
+        & > .session-tree--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus > .session-tree--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+        & > .session-tree--accent { color: $text-accent; }
+        & > .session-tree--success { color: $text-success; }
+        & > .session-tree--muted { color: $text-muted; }
+        & > .session-tree--dim { color: $text-disabled; }
+        & > .session-tree--dim-italic { color: $text-disabled; text-style: italic; }
+        & > .session-tree--error { color: $text-error; }
+        & > .session-tree--warning { color: $text-warning; }
+        & > .session-tree--custom { color: $text-secondary; }
+        & > .session-tree--border-accent { color: $text-primary; }
+        & > .session-tree--count { color: $text-disabled; }
+        & > .session-tree--fold-count { color: $text-accent; }
+    }
+    """
+
+    class Highlighted(Message):
+        """The selected entry changed (bursts coalesce: only the latest is handled)."""
+
+        def __init__(self, session_tree: SessionTree, entry_id: Any) -> None:
+            super().__init__()
+            self.session_tree = session_tree
+            self.entry_id = entry_id
+            """The selected entry's id, or None when no row is shown."""
+
+        @property
+        def control(self) -> SessionTree:
+            return self.session_tree
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, SessionTree.Highlighted) and message.session_tree is self.session_tree
+
+    class Selected(Message):
+        """The user chose an entry (Enter or a double click): the screen decides what that does."""
+
+        def __init__(self, session_tree: SessionTree, entry_id: Any) -> None:
+            super().__init__()
+            self.session_tree = session_tree
+            self.entry_id = entry_id
+
+        @property
+        def control(self) -> SessionTree:
+            return self.session_tree
+
+    class StatusChanged(Message):
+        """The status line changed: ``status`` is pi's ``(3/17) [no-tools] [+label time]``."""
+
+        def __init__(self, session_tree: SessionTree, status: str, filter_mode: str, query: str) -> None:
+            super().__init__()
+            self.session_tree = session_tree
+            self.status = status
+            self.filter_mode = filter_mode
+            self.query = query
+            """The search query, safe to show."""
+
+        @property
+        def control(self) -> SessionTree:
+            return self.session_tree
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, SessionTree.StatusChanged) and message.session_tree is self.session_tree
+
+    def __init__(self, model: TreeModel | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None, disabled: bool = False) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._model = model
+        self._strips: LRUCache[tuple[Any, ...], Strip] = LRUCache(1024)
+        self._role_styles: dict[str, Style] = {}
+        self._seen_version = -1
+        self._posted_id: Any = object()
+        self._posted_status: tuple[str, str, str] | None = None
+        self._searching = False  # the first search's decoding runs in a thread
+        self._pending_query = ""  # what was typed meanwhile
+
+    # ------------------------------------------------------------------ the model
+
+    @property
+    def model(self) -> TreeModel | None:
+        return self._model
+
+    @model.setter
+    def model(self, model: TreeModel | None) -> None:
+        self._model = model
+        self._searching = False
+        if self.is_mounted:
+            self._rows_changed(center=True)
+
+    def reload(self) -> bool:
+        """Take in what was appended to the session (after ``Session.refresh``): see
+        :meth:`TreeModel.update`. True when the cursor followed the leaf."""
+        if self._model is None:
+            return False
+        followed = self._model.update()
+        self._rows_changed(center=followed)
+        return followed
+
+    @property
+    def status(self) -> str:
+        """pi's status line, e.g. ``(3/17) [no-tools] [+label time]``."""
+        return self._model.status_text if self._model is not None else "(0/0)"
+
+    @property
+    def filter_mode(self) -> str:
+        return self._model.filter_mode if self._model is not None else "default"
+
+    @property
+    def query(self) -> str:
+        """The search query, safe to show."""
+        return safe_line(self._model.query) if self._model is not None else ""
+
+    @property
+    def selected_id(self) -> Any:
+        return self._model.selected_id if self._model is not None else None
+
+    def select(self, entry_id: Any) -> bool:
+        """Put the cursor on an entry (or its nearest shown ancestor)."""
+        if self._model is None:
+            return False
+        before = self._model.cursor
+        found = self._model.select(entry_id)
+        self._cursor_moved(before, center=True)
+        return found
+
+    # ------------------------------------------------------------------ keeping the view in step
+
+    def on_mount(self) -> None:
+        self._rows_changed(center=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._strips.clear()
+        self._update_size()
+        self.call_after_refresh(self._scroll_to_cursor, True)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._restyle()
+
+    def on_focus(self) -> None:
+        self._restyle()  # the cursor row has a focused and a blurred style
+
+    def on_blur(self) -> None:
+        self._restyle()
+
+    def _restyle(self) -> None:
+        self._strips.clear()
+        self._role_styles.clear()
+        self.refresh()
+
+    def _update_size(self) -> None:
+        rows = len(self._model) if self._model is not None else 0
+        self.virtual_size = Size(self.scrollable_content_region.width, rows)
+
+    def _rows_changed(self, *, center: bool = False) -> None:
+        """Rows came or went (filter, search, fold, a new model): redraw all, keep the cursor shown."""
+        self._strips.clear()
+        if self._model is not None:
+            self._seen_version = self._model.version
+        self._update_size()
+        self.refresh()
+        self._scroll_to_cursor(center=center)
+        self._post_changes()
+
+    def _cursor_moved(self, before: int, *, center: bool = False) -> None:
+        """After a model call: repaint what changed and tell the screen."""
+        model = self._model
+        if model is None:
+            return
+        if model.version != self._seen_version:
+            self._rows_changed(center=center)
+            return
+        if model.cursor != before:
+            self.refresh_lines(before)
+            self.refresh_lines(model.cursor)
+            self._scroll_to_cursor(center=center)
+        self._post_changes()
+
+    def _scroll_to_cursor(self, center: bool = False) -> None:
+        """Scroll as little as needed to show the cursor; a far jump centres it."""
+        if self._model is None or not len(self._model):
+            return
+        height = self.scrollable_content_region.height
+        if height <= 0:
+            return
+        cursor = self._model.cursor
+        top = round(self.scroll_y)
+        if top <= cursor < top + height:
+            return
+        near = top - 1 <= cursor <= top + height
+        if center and not near:
+            target = cursor - height // 2
+        elif cursor < top:
+            target = cursor
+        else:
+            target = cursor - height + 1
+        self.scroll_to(y=max(0, target), animate=False, immediate=True)
+
+    def _post_changes(self) -> None:
+        model = self._model
+        if model is None:
+            return
+        entry_id = model.selected_id
+        if entry_id != self._posted_id:
+            self._posted_id = entry_id
+            self.post_message(self.Highlighted(self, entry_id))
+        status = (model.status_text, model.filter_mode, safe_line(model.query))
+        if status != self._posted_status:
+            self._posted_status = status
+            self.post_message(self.StatusChanged(self, *status))
+
+    # ------------------------------------------------------------------ drawing
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        model = self._model
+        row = self.scroll_offset.y + y
+        if model is None or row >= len(model) or width <= 0:
+            return Strip.blank(width, self.rich_style)
+        cursor = row == model.cursor
+        key = (model.version, row, cursor, width)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._strips[key] = self._render_row(row, cursor, width)
+        return strip
+
+    def _render_row(self, row: int, cursor: bool, width: int) -> Strip:
+        model = self._model
+        assert model is not None
+        # The cursor row's style underlies its whole width; the roles only add colours.
+        style_of = self._role_style
+        base = style_of("cursor_row" if cursor else "row")
+        text = model.row(row)
+        segments = [Segment("› ", base + style_of("accent")) if cursor else Segment("  ", base)]
+        bold = Style(bold=True)
+        # A row deep in a session with hundreds of branches starts with hundreds of gutter
+        # columns: only what can be seen is measured (no character is wider than 2 cells).
+        budget = 2 * width + 2
+        cut = False
+        for index, (part, role) in enumerate(text.segments):
+            if len(part) > budget:
+                part, cut = part[:budget], True
+            budget -= len(part)
+            style = base + style_of(role)
+            if cursor and index >= text.content_start:
+                style += bold  # pi shows the selected entry's text bold
+            segments.append(Segment(safe_line(part), style))  # session text: never markup
+            if cut:
+                break
+        folded, filtered = model.hidden_counts(row)
+        if folded:
+            count = Segment(f" +{folded}", base + style_of("fold_count"))
+        elif filtered and (model.query or model.filter_mode in _COUNTED_FILTERS):
+            count = Segment(f" +{filtered}", base + style_of("count"))
+        else:
+            count = None
+        strip = Strip(segments)
+        room = width - (count.cell_length if count else 0)
+        if cut or strip.cell_length > room:  # rows never wrap; the count stays in sight
+            strip = Strip.join([strip.crop(0, max(0, room - 1)), Strip([Segment("…", segments[-1].style)])])
+        if count is not None:
+            strip = Strip.join([strip, Strip([count])])
+        return strip.crop_extend(0, width, base)
+
+    def _role_style(self, role: str) -> Style:
+        """A role's colour and text style, without a background (rows keep theirs)."""
+        style = self._role_styles.get(role)
+        if style is None and role in ("row", "cursor_row"):
+            style = self._role_styles[role] = (
+                self.rich_style if role == "row" else self.get_component_rich_style("session-tree--cursor"))
+        if style is None:
+            name = _ROLE_CLASSES.get(role) or ("session-tree--count" if role == "count" else
+                                               "session-tree--fold-count" if role == "fold_count" else None)
+            # The full style, not the partial one: a translucent theme colour ($text-muted)
+            # is only resolved against a background.
+            full = self.get_component_rich_style(name) if name else Style.null()
+            style = self._role_styles[role] = Style(color=full.color, bold=full.bold, dim=full.dim,
+                                                    italic=full.italic, underline=full.underline)
+        return style
+
+    # ------------------------------------------------------------------ keys and mouse
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """Printable characters are search text here, as in an Input: the screen's and app's
+        bindings for them do not apply while the tree has focus."""
+        return character is not None and character.isprintable() and character not in _RESERVED
+
+    def on_key(self, event: events.Key) -> None:
+        character = event.character
+        if not event.is_printable or character is None or character in _RESERVED:
+            return
+        bound = self.screen.active_bindings.get(event.key)
+        if bound is not None and bound.node is self:
+            return  # one of the tree's own keys (Shift+T): the binding runs
+        event.stop()
+        event.prevent_default()
+        self._type(character)
+
+    def on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        text = safe_line(event.text)  # newlines and control characters become spaces
+        if text:
+            self._type(text)
+
+    def _type(self, text: str) -> None:
+        model = self._model
+        if model is None:
+            return
+        if self._searching:
+            self._pending_query += text
+            return
+        if not model.search_ready and len(model.session.entries) >= _SMALL:
+            self._prepare_search(model.query + text)
+            return
+        before = model.cursor
+        model.type_text(text)
+        self._cursor_moved(before, center=True)
+
+    def _prepare_search(self, query: str) -> None:
+        """The first search of a big session decodes every entry: that runs in a thread, and the
+        query (with whatever is typed meanwhile) is applied when it is done."""
+        model = self._model
+        assert model is not None
+        self._pending_query = query
+        self._searching = True
+        self.loading = True
+
+        def work() -> None:
+            model.prepare_search()
+            self.app.call_from_thread(done)
+
+        def done() -> None:
+            self.loading = False
+            if self._searching and self._model is model:
+                self._searching = False
+                before = model.cursor
+                model.set_query(self._pending_query)
+                self._cursor_moved(before, center=True)
+
+        self.run_worker(work, thread=True, group="tree-search", exclusive=True, exit_on_error=False)
+
+    def on_click(self, event: events.Click) -> None:
+        model = self._model
+        offset = event.get_content_offset(self)
+        if model is None or offset is None:
+            return
+        row = self.scroll_offset.y + offset.y
+        if not 0 <= row < len(model):
+            return
+        event.stop()
+        before = model.cursor
+        model.select_row(row)
+        self._cursor_moved(before)
+        if event.chain == 2:
+            self.action_select()
+
+    # ------------------------------------------------------------------ actions
+
+    def _act(self, change: Any, *, center: bool = False) -> None:
+        model = self._model
+        if model is None:
+            return
+        before = model.cursor
+        change(model)
+        self._cursor_moved(before, center=center)
+
+    def action_cursor_up(self) -> None:
+        self._act(TreeModel.up)
+
+    def action_cursor_down(self) -> None:
+        self._act(TreeModel.down)
+
+    def action_page_up(self) -> None:
+        self._act(lambda m: m.page_up(max(1, self.scrollable_content_region.height)))
+
+    def action_page_down(self) -> None:
+        self._act(lambda m: m.page_down(max(1, self.scrollable_content_region.height)))
+
+    def action_first(self) -> None:
+        self._act(TreeModel.first)
+
+    def action_last(self) -> None:
+        self._act(TreeModel.last)
+
+    def action_fold_or_up(self) -> None:
+        self._act(TreeModel.fold_or_up)
+
+    def action_unfold_or_down(self) -> None:
+        self._act(TreeModel.unfold_or_down)
+
+    def action_select(self) -> None:
+        model = self._model
+        if model is not None and len(model):
+            self.post_message(self.Selected(self, model.selected_id))
+
+    def action_clear_query(self) -> None:
+        if self._searching:
+            self._searching = False
+            self._pending_query = ""
+            return
+        if self._model is None or not self._model.query:
+            raise SkipAction()  # no search to clear: Escape belongs to the screen
+        self._act(TreeModel.clear_query, center=True)
+
+    def action_delete_query_char(self) -> None:
+        if self._searching:
+            self._pending_query = self._pending_query[:-1]
+            return
+        self._act(TreeModel.backspace, center=True)
+
+    def action_filter(self, mode: str) -> None:
+        self._act(lambda m: m.set_filter(mode), center=True)
+
+    def action_toggle_filter(self, mode: str) -> None:
+        self._act(lambda m: m.toggle_filter(mode), center=True)
+
+    def action_cycle_filter(self, step: int) -> None:
+        self._act(lambda m: m.cycle_filter(step), center=True)
+
+    def action_toggle_label_times(self) -> None:
+        self._act(TreeModel.toggle_label_times)
+
+    def action_leaf(self) -> None:
+        self._act(TreeModel.jump_to_leaf, center=True)
+
+    def action_parent(self) -> None:
+        self._act(TreeModel.jump_to_parent, center=True)
+
+    def action_sibling(self, step: int) -> None:
+        self._act(lambda m: m.next_sibling(step), center=True)
+
+    def action_label(self, step: int) -> None:
+        self._act(lambda m: m.next_label(step), center=True)
