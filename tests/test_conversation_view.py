@@ -379,7 +379,7 @@ async def test_an_empty_view() -> None:
     async with app.run_test(size=(40, 10)) as pilot:
         await pilot.pause()
         await pilot.press("down", "up", "pagedown", "pageup", "home", "end", "enter", "t")
-        assert screen_text(app).strip() == ""
+        assert screen_text(app).strip() == "No messages on this path."
         assert view_of(app).cursor_item is None
 
 

@@ -59,7 +59,7 @@ FOLD_LINES = 5  # lines of a long output or argument list shown while it is fold
 TEXT_LINES = 200  # lines of a message's text shown before it is folded (a huge paste stays fast)
 GUTTER = 2  # the cursor mark and a space
 INDENT = 2  # per level of replaced entries shown under a compaction
-CACHE_BLOCKS = 300  # blocks whose strips are kept
+CACHE_BLOCKS = 300  # blocks whose rendered rows are kept
 
 # Fold keys of a block's foldable parts: a part's index in its item, or one of these.
 OUTPUT = -1  # a tool result's or bash execution's output
@@ -124,7 +124,7 @@ class _Block:
     depth: int = 0
     height: int = 1
     measured: bool = False  # ``height`` is the real height at the view's width, not a guess
-    strips: list[list[Segment]] | None = None  # rendered rows, when in the cache
+    rows: list[list[Segment]] | None = None  # rendered, while in the cache
     hotspots: list[_Hotspot] = field(default_factory=list)
     foldable: tuple[int, ...] = ()  # the keys found foldable when it was last rendered
     children: list[_Block] | None = None  # a compaction's replaced entries, once known
@@ -191,6 +191,8 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         Binding("t", "toggle_thinking", "Thinking", id="conversation.toggle_thinking"),
     ]
 
+    EMPTY = "No messages on this path."
+
     class Highlighted(Message):
         """The block cursor moved to another message."""
 
@@ -230,10 +232,11 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         self._anchor: Anchor | None = None  # where to scroll on the next settle
         self._follow = True  # at the end: stays there when blocks change or come in
         self._settled_y = 0  # the scroll position the last settle left
-        self._rendered: OrderedDict[int, _Block] = OrderedDict()  # blocks holding strips, oldest first
+        self._rendered: OrderedDict[int, _Block] = OrderedDict()  # blocks holding rows, oldest first
         self._folds: dict[tuple[Any, int, int], dict[int, bool]] = {}  # folds the user changed, across show()
         self._styles: dict[str, Style] = {}
         self._settling = False
+        self._base = Style()  # the widget's own style, taken at each frame
         self._gutters = (Segment(" " * GUTTER), Segment("▌ "))
         if items:
             self.show(items)
@@ -281,7 +284,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             else:
                 blocks.append(self._new_block(item, 0, ordinal))
         self._blocks = blocks
-        self._rendered = OrderedDict((id(b), b) for b in blocks if b.strips is not None)
+        self._rendered = OrderedDict((id(b), b) for b in blocks if b.rows is not None)
         self._tops_stale = True
         target = self._top_level_index(anchor_entry_id) if anchor_entry_id is not None else None
         self._cursor = len(blocks) - 1 if target is None else target
@@ -363,7 +366,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         return None
 
     def _invalidate(self, block: _Block) -> None:
-        block.strips = None
+        block.rows = None
         block.measured = False
         block.height = self._estimate(block, self._width or 80)
         self._rendered.pop(id(block), None)
@@ -420,7 +423,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         if width != self._width:
             self._width = width
             for block in self._blocks:
-                block.strips = None
+                block.rows = None
                 block.measured = False
                 block.height = self._estimate(block, width)
             self._rendered.clear()
@@ -488,7 +491,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._settle()  # a resize or a scroll since the last frame: measure what is now in view
-        base = self.rich_style
+        self._base = base = self.rich_style
         self._gutters = (Segment(" " * GUTTER, base), Segment("▌ ", base + self._style("conversation--cursor")))
         return super().render_lines(crop)
 
@@ -496,22 +499,26 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         width = self._width
         row = round(self.scroll_y) + y
         tops = self._ensure_tops()
+        base = self._base
+        if not self._blocks and y == 0:
+            text = Text(" " * GUTTER + self.EMPTY, base + self._style("conversation--meta"))
+            return Strip(text.render(self.app.console), text.cell_len).crop_extend(0, width, base)
         if not self._blocks or row >= tops[-1]:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         index = self._block_at(row)
         rows = self._rows(self._blocks[index])
         offset = row - tops[index]
         if offset >= len(rows):  # only while a block is re-measured
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         cursor = index == self._cursor and offset < len(rows) - 1
         return Strip([self._gutters[cursor], *rows[offset]], width)
 
     def _rows(self, block: _Block) -> list[list[Segment]]:
-        if block.strips is None:
+        if block.rows is None:
             self._render_block(block)  # evicted from the cache: same width, same height
         self._rendered.move_to_end(id(block))
-        assert block.strips is not None
-        return block.strips
+        assert block.rows is not None
+        return block.rows
 
     def _render_block(self, block: _Block) -> None:
         """Render ``block`` into rows of segments as wide as the view less the gutter."""
@@ -533,7 +540,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
             guide = Segment("│ " * block.depth, base + self._style("conversation--guide"))
             rows = [[guide, *row] for row in rows]
         rows.append([Segment(" " * max(0, self._width - GUTTER), base)])  # the space between messages
-        block.strips = rows
+        block.rows = rows
         block.hotspots = hotspots
         block.foldable = tuple(foldable)
         block.height = len(rows)
@@ -541,7 +548,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         self._rendered[id(block)] = block
         while len(self._rendered) > CACHE_BLOCKS:
             _, old = self._rendered.popitem(last=False)
-            old.strips = None  # its height stays known
+            old.rows = None  # its height stays known
 
     def _style(self, name: str) -> Style:
         style = self._styles.get(name)
@@ -553,7 +560,7 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
         super().notify_style_update()
         self._styles.clear()
         for block in self._blocks:
-            block.strips = None  # colours changed; heights did not
+            block.rows = None  # colours changed; heights did not
         self._rendered.clear()
 
     # ------------------------------------------------------------------ what a block shows
