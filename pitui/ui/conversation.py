@@ -136,7 +136,16 @@ class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
 
     The screen gives it items (:func:`pitui.store.conversation.context_items`) with
     :meth:`show` and, while pi appends to the session, :meth:`append`. A compaction's replaced
-    entries are asked for with :class:`ReplacedRequested` and given with :meth:`set_replaced`.
+    entries are asked for with :class:`ReplacedRequested` and given with :meth:`set_replaced`::
+
+        view.show(context_items(session, entry_id))
+
+        def on_conversation_view_replaced_requested(self, event):
+            event.view.set_replaced(event.entry_id, replaced_items(self.session, event.entry_id))
+
+    Keys: up/down (k/j) move between messages, scrolling through one taller than the screen
+    first; page up/down, home/end; enter or space opens or folds the current message's folded
+    parts; ``t`` shows or hides every thinking block. A click opens a folded part.
     """
 
     DEFAULT_CSS = """
