@@ -359,6 +359,19 @@ async def test_search_phrase_and_regex(tmp_path):
         assert titles(app) == ["Non-ASCII slugs → 400"]
 
 
+async def test_snippets_past_the_first_are_made_when_shown(tmp_path, monkeypatch):
+    monkeypatch.setattr(PickerScreen, "SNIPPETS", 1)
+    app = demo_app(tmp_path, scope="all")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await type_text(pilot, '"cache"')
+        await settle(pilot)
+        hits = [row.hit for row in listing(app).rows]
+        assert len(hits) > 2
+        assert all(hit is not None and hit.snippet for hit in hits)
+        assert all(line.strip() for line in row_lines(app)[: 2 * len(hits)])
+
+
 async def test_bad_regex_says_why(tmp_path):
     app = demo_app(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:

@@ -106,7 +106,8 @@ class PickerHeader(Widget):
         self.status: tuple[str, bool] | None = None  # (message, is error)
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"picker-header--{name}", partial=True)
+        style = self.get_component_rich_style(f"picker-header--{name}")
+        return Style(color=style.color, bold=style.bold)
 
     def render(self) -> Text:
         width = self.size.width

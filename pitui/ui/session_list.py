@@ -152,6 +152,10 @@ def _newest_key(info: SessionInfo) -> float:
     return math.inf if math.isnan(m) else -m
 
 
+def _foreground(style: Style) -> Style:
+    return Style(color=style.color, bold=style.bold, italic=style.italic, underline=style.underline)
+
+
 def _fit(text: str, width: int, ellipsis: str = "…") -> str:
     """``text`` cut to ``width`` cells, ending in ``ellipsis`` when cut (pi's truncateToWidth)."""
     if width <= 0:
@@ -181,6 +185,10 @@ def _fit_left(text: str, width: int) -> str:
     start = len(text)
     while start > 0 and cell_len(text[start - 1 :]) <= room:
         start -= 1
+    # Start at a folder boundary when one is near: "…/projects/app", not "…jects/app".
+    sep = text.find("/", start, start + 8)
+    if sep > start:
+        start = sep
     return "…" + text[start:]
 
 
@@ -217,7 +225,7 @@ class SessionList(ScrollView, can_focus=False):
         overflow-y: auto;
         scrollbar-size-vertical: 1;
         background: $background;
-        & > .session-list--cursor { background: $boost; }
+        & > .session-list--cursor { background: $panel; }
         & > .session-list--pointer { color: $accent; }
         & > .session-list--tree { color: $text-disabled; }
         & > .session-list--named { color: $text-warning; }
@@ -388,9 +396,16 @@ class SessionList(ScrollView, can_focus=False):
         top = self._cursor * h
         y = self.scroll_y
         if top < y:
-            self.scroll_to(y=top, animate=False, immediate=True)
+            self._jump_to(top)
         elif top + h > y + height:
-            self.scroll_to(y=top + h - height, animate=False, immediate=True)
+            self._jump_to(top + h - height)
+
+    def _jump_to(self, y: int) -> None:
+        # Not scroll_to: it refuses to scroll until a layout has shown the scrollbar, and the
+        # rows may have grown this very moment.
+        y = max(0, min(y, self.max_scroll_y))
+        self.scroll_target_y = y
+        self.scroll_y = y
 
     def _scroll_to_cursor_later(self) -> None:
         if self.scrollable_content_region.height > 0:
@@ -442,7 +457,9 @@ class SessionList(ScrollView, can_focus=False):
         return strip
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"session-list--{name}", partial=True)
+        """A component's colour and text style, without its background: the cursor row has
+        its own. (The full style, because the partial one keeps alpha that Rich cannot draw.)"""
+        return _foreground(self.get_component_rich_style(f"session-list--{name}"))
 
     def _strip(self, segments: list[Segment], width: int, fill: Style) -> Strip:
         return Strip(segments).crop_extend(0, width, fill)
@@ -458,14 +475,16 @@ class SessionList(ScrollView, can_focus=False):
         if cell_len(right) <= budget:
             return right
         place = path or cwd
-        room = budget - cell_len(tail) - 1
+        # Cut every row's place to the same width (as if its count and age took 8 cells), so
+        # that the places line up as far as they can.
+        room = budget - max(cell_len(tail), 8) - 1
         if not place or room < 8:  # too little room to say anything useful
             return tail
         return f"{_fit_left(place, room)} {tail}"
 
     def _row_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
         info = row.info
-        fill = base + self._style("cursor") if selected else base
+        fill = base + self.get_component_rich_style("session-list--cursor") if selected else base
         deleting = row.path == self.delete_path
         prefix_w = cell_len(row.prefix)
         # The places (file, cwd) may take half the row: the title is what the row is about.
@@ -493,7 +512,7 @@ class SessionList(ScrollView, can_focus=False):
         return self._strip(segments, width, fill)
 
     def _snippet_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
-        fill = base + self._style("cursor") if selected else base
+        fill = base + self.get_component_rich_style("session-list--cursor") if selected else base
         hit = row.hit
         if hit is None or not hit.snippet:
             if hit is not None and id(hit) not in self._asked:
@@ -524,7 +543,7 @@ class SessionList(ScrollView, can_focus=False):
     def _ask_snippet(self, hit: SearchHit) -> None:
         # Rows are drawn one line at a time: gather the screenful into one request.
         if not self._pending:
-            self.call_after_refresh(self._send_snippet_request)
+            self.call_later(self._send_snippet_request)
         self._pending.append(hit)
 
     def _send_snippet_request(self) -> None:

@@ -1,0 +1,80 @@
+"""What the picker looks like: SVG snapshots at a fixed size, clock, time zone and home folder,
+on the demo sessions (or small hand-made ones), with no cursor blink.
+
+After a deliberate change of looks: ``pytest tests/test_picker_snapshots.py --snapshot-update``,
+then look at the SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_picker import KIT_NOW, demo_app, family, kit_folder, make_app, settle, type_text
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+SIZE = (120, 36)
+
+
+@pytest.fixture(autouse=True)
+def steady(monkeypatch):
+    """Local time is UTC, the home folder is one no path starts with, cursors do not blink."""
+    monkeypatch.setenv("TZ", "UTC")
+    monkeypatch.setenv("HOME", "/nonexistent-home")
+    time.tzset()
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def keys(*pressed: str, text: str = "") -> Any:
+    async def run(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        if text:
+            await type_text(pilot, text)
+        for key in pressed:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return run
+
+
+def test_current_folder(snap_compare, tmp_path):
+    assert snap_compare(demo_app(tmp_path), terminal_size=SIZE, run_before=keys())
+
+
+def test_all_projects(snap_compare, tmp_path):
+    assert snap_compare(demo_app(tmp_path), terminal_size=SIZE, run_before=keys("tab"))
+
+
+def test_threaded_with_forks(snap_compare, tmp_path: Path):
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    app = make_app(agent, "/home/me/proj", tmp_path, now=KIT_NOW)
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys())
+
+
+def test_search_with_snippets(snap_compare, tmp_path):
+    assert snap_compare(demo_app(tmp_path), terminal_size=SIZE, run_before=keys("tab", text="cache"))
+
+
+def test_delete_confirmation(snap_compare, tmp_path):
+    assert snap_compare(demo_app(tmp_path), terminal_size=SIZE, run_before=keys("down", "ctrl+d"))
+
+
+def test_rename_input(snap_compare, tmp_path):
+    assert snap_compare(demo_app(tmp_path), terminal_size=SIZE, run_before=keys("down", "ctrl+r"))
+
+
+def test_empty_folder(snap_compare, tmp_path):
+    agent, _ = kit_folder(tmp_path)
+    app = make_app(agent, "/home/me/proj", tmp_path, now=KIT_NOW)
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys())
+
+
+def test_bad_regex(snap_compare, tmp_path):
+    assert snap_compare(demo_app(tmp_path), terminal_size=SIZE, run_before=keys(text="re:(unclosed"))
