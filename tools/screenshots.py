@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Write the README's screenshots: the real app, headless, on the demo sessions.
+
+    python tools/screenshots.py                 # every shot into screenshots/
+    python tools/screenshots.py picker          # only the shots named
+    python tools/screenshots.py --list          # the shots there are
+
+Each shot runs ``PituiApp`` with ``run_test(size=SIZE)`` on a fresh copy of the demo sessions,
+with a fixed clock ("now" is a little after the newest demo session), UTC local time, a home
+folder no demo path is under, and no cursor blink, then saves ``screenshots/<name>.svg``.
+
+To add a shot, write an ``async def`` taking the pilot that drives the app to the state to show,
+and decorate it with ``@shot("name")``. The app is already on the picker, the listing done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+SIZE = (120, 36)
+NOW_MS = 1774008000000.0  # 2026-03-20T12:00:00Z
+OUT = REPO / "screenshots"
+
+Drive = Callable[[Any], Awaitable[None]]
+SHOTS: dict[str, Drive] = {}
+
+
+def shot(name: str) -> Callable[[Drive], Drive]:
+    def register(drive: Drive) -> Drive:
+        SHOTS[name] = drive
+        return drive
+
+    return register
+
+
+async def settle(pilot: Any) -> None:
+    """Let the app's workers finish (a file watcher would never: none is started)."""
+    for _ in range(50):
+        await pilot.pause()
+        busy = [worker for worker in pilot.app.workers if not worker.is_finished]
+        if not busy:
+            await pilot.pause()
+            return
+        await pilot.app.workers.wait_for_complete(busy)
+
+
+async def press(pilot: Any, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+KEY_NAMES = {" ": "space", '"': "quotation_mark", ":": "colon", "(": "left_parenthesis", ")": "right_parenthesis"}
+
+
+async def type_text(pilot: Any, text: str) -> None:
+    await press(pilot, *(KEY_NAMES.get(char, char) for char in text))
+
+
+# -- the shots ---------------------------------------------------------------------------------------
+
+
+@shot("picker")
+async def picker(pilot: Any) -> None:
+    """Every project's sessions, a fork under its parent, the cursor on a session with labels."""
+    await press(pilot, "tab", "down", "down", "down", "down")
+
+
+# -- running them ------------------------------------------------------------------------------------
+
+
+async def take(name: str, drive: Drive, out: Path) -> Path:
+    from textual.widgets import Input
+
+    from pitui.store.catalog import Catalog
+    from pitui.store.demo import install_demo
+    from pitui.ui.app import PituiApp
+
+    Input._toggle_cursor = lambda self: None  # type: ignore[method-assign]  # a steady cursor
+    with tempfile.TemporaryDirectory(prefix="pitui-shots-") as work:
+        demo = install_demo(work)
+        catalog = Catalog(demo.agent_dir, cache_dir=os.path.join(work, "cache"))
+        app = PituiApp(cwd=demo.cwd, agent_dir=demo.agent_dir, now=lambda: NOW_MS, watch=False, catalog=catalog)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await drive(pilot)
+            await settle(pilot)
+            path = app.save_screenshot(filename=f"{name}.svg", path=str(out))
+    return Path(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", help="shots to take (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the shots and exit")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"folder for the SVGs (default {OUT})")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, drive in SHOTS.items():
+            print(f"{name:16} {(drive.__doc__ or '').strip()}")
+        return 0
+    unknown = [name for name in args.names if name not in SHOTS]
+    if unknown:
+        parser.error(f"no such shot: {', '.join(unknown)} (see --list)")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    os.environ["HOME"] = "/nonexistent-home"  # paths are shown whole, the same on every machine
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in args.names or list(SHOTS):
+        print(asyncio.run(take(name, SHOTS[name], args.out)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
