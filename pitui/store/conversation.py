@@ -42,6 +42,7 @@ __all__ = [
     "Usage",
     "UserMessage",
     "context_items",
+    "entry_items",
     "item_from_message",
     "path_totals",
     "replaced_items",
@@ -240,7 +241,7 @@ def context_items(session: Session, entry_id: Any = MISSING) -> list[Item]:
     selected = session.context_entries(entry_id)
     items: list[Item] = []
     for entry in selected:
-        items.extend(_entry_items(session, entry))
+        items.extend(entry_items(session, entry))
     return items
 
 
@@ -251,11 +252,12 @@ def replaced_items(session: Session, compaction_id: Any) -> list[Item]:
         return []
     items: list[Item] = []
     for entry in _replaced_entries(session, compaction):
-        items.extend(_entry_items(session, entry))
+        items.extend(entry_items(session, entry))
     return items
 
 
-def _entry_items(session: Session, entry: Entry) -> list[Item]:
+def entry_items(session: Session, entry: Entry) -> list[Item]:
+    """The items one context entry gives (a compaction: its summary, then any retained tail)."""
     messages = context_messages(entry)
     if not messages:
         return []

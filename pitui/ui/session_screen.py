@@ -1,79 +1,307 @@
-"""The session view: one session's tree beside the conversation up to the highlighted entry."""
+"""The session view: one session's tree beside the conversation up to the highlighted entry.
+
+Data flow: a thread reads the file (:class:`~pitui.store.session.Session`) and lays out the
+tree (:class:`~pitui.store.treeview.TreeModel`); the screen hands both widgets plain data.
+Moving in the tree shows the path up to the highlighted entry as the model sees it. While pi
+writes the file, the screen reads what was appended and the tree follows the leaf.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
-from typing import ClassVar
+from collections import OrderedDict
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
-from ..safe_text import safe_line, safe_lines
-from ..store.export import render_message
-from ..store.session import NotASessionError, Session
+from ..safe_text import safe_line
+from ..store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
+from ..store.preview import PreviewCancelled, PreviewError, SessionPreview, session_preview
+from ..store.session import Entry, FileChangedError, NotASessionError, Session
+from ..store.treeview import TreeModel
+from .conversation import ConversationView
+from .preview import format_cost, format_size, format_tokens, shorten_home
+from .session_tree import SessionTree
 
 __all__ = ["SessionScreen"]
 
-
-def _home_short(path: str) -> str:
-    home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home != "/" and path.startswith(home + os.sep) else path
+# A path longer than this shows its last entries only: a 100,000-entry session must open at
+# once, and older messages are one tree move away.
+PATH_WINDOW = 2000
+# Items decoded per entry, kept so that moving along a path decodes only what is new.
+ITEM_CACHE_ENTRIES = 20_000
+# Moving the cursor fast (a key held down) shows the path once the cursor rests.
+PATH_DELAY = 0.04
 
 
 class SessionScreen(Screen[None]):
-    """One session file: ``session_path`` (kept for the app: the picker will not trash it)."""
+    """One session file, ``session_path`` (the picker refuses to trash a session open here).
+
+    ``entry_id`` is highlighted at start (else the leaf).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="session.back"),
+        Binding("escape", "back", "Back", id="session.back", tooltip="Back to the session list"),
+        Binding("f5", "reload", "Reload", id="session.reload", tooltip="Read the file again from disk"),
     ]
 
     def __init__(self, path: str, entry_id: str | None = None) -> None:
         super().__init__()
         self.session_path = path
-        self.entry_id = entry_id
+        self.start_entry = entry_id
         self.session: Session | None = None
+        self.stats: SessionPreview | None = None
+        self.removed = False
+        self._items: OrderedDict[Entry, list[Item]] = OrderedDict()
+        self._shown_id: Any = object()
+        self._path_shown = False
+        self._path_timer: Timer | None = None
+        self._stop_following = asyncio.Event()
+
+    # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(safe_line(_home_short(self.session_path))), id="session-header")
-        yield VerticalScroll(id="session-body")
+        yield Static(id="session-title")
+        yield Static(id="session-facts")
+        with Horizontal(id="session-panes"):
+            with Vertical(id="tree-pane"):
+                yield SessionTree(id="tree")
+                yield Static(id="tree-status")
+            yield ConversationView(id="conversation")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#session-body").loading = True
-        self.load()
+        self.query_one("#tree-pane").border_title = "Tree"
+        self.query_one("#conversation").border_title = "Conversation"
+        self._show_title()
+        self.query_one(SessionTree).loading = True
+        self.load(self.start_entry)
+        if self.app.watch_files:
+            self.follow()
 
-    @work(thread=True, exclusive=True, group="session-load")
-    def load(self) -> None:
+    def on_unmount(self) -> None:
+        self._stop_following.set()
+
+    # ------------------------------------------------------------------ reading
+
+    @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
+    def load(self, select: Any = None) -> None:
+        """Read the whole file and lay the tree out, off the UI thread."""
         try:
             session = Session.load(self.session_path)
+            model = TreeModel(session, selected_id=select)
         except (OSError, NotASessionError) as error:
-            self.app.call_from_thread(self._failed, str(error))
+            self.app.call_from_thread(self._failed, error)
             return
-        self.app.call_from_thread(self._loaded, session)
+        self.app.call_from_thread(self._loaded, session, model)
 
-    def _failed(self, message: str) -> None:
-        body = self.query_one("#session-body")
-        body.loading = False
-        body.mount(Static(Text(safe_line(message)), classes="error"))
+    def _failed(self, error: Exception) -> None:
+        tree = self.query_one(SessionTree)
+        tree.loading = False
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        self.query_one("#session-facts", Static).update(Text(safe_line(f"Cannot read this session: {reason}"),
+                                                             style="bold red"))
+        self.notify(safe_line(str(error)), title="Cannot read the session", severity="error", markup=False)
 
-    def _loaded(self, session: Session) -> None:
+    def _loaded(self, session: Session, model: TreeModel) -> None:
         self.session = session
-        body = self.query_one("#session-body")
-        body.loading = False
-        widgets = []
-        for message in session.context(self.entry_id if self.entry_id else session.leaf_id).messages:
-            rendered = render_message(message)
-            text = Text(safe_line(rendered.title), style="bold")
-            for part in rendered.parts:
-                text.append("\n" + safe_lines(part.text))
-            widgets.append(Static(text))
-        body.mount_all(widgets)
-        body.scroll_end(animate=False)
+        self._items.clear()
+        self._shown_id = object()
+        self._path_shown = False
+        tree = self.query_one(SessionTree)
+        tree.loading = False
+        tree.model = model
+        tree.focus()
+        self._show_title()
+        self._show_facts()
+        if session.problems:
+            count = len(session.problems)
+            first = session.problems[0]
+            self.notify(safe_line(f"{count} unreadable line{'s' if count != 1 else ''} skipped; line "
+                                  f"{first.line}: {first.reason}"),
+                        title="Skipped lines", severity="warning", markup=False, timeout=8)
+        self.count_usage()
+
+    @work(thread=True, exclusive=True, group="session-usage", exit_on_error=False)
+    def count_usage(self) -> None:
+        """Tokens, cost and branches of the whole file: a second pass, so it comes after the view."""
+        worker = get_current_worker()
+        try:
+            stats = session_preview(self.session_path, cancelled=lambda: worker.is_cancelled)
+        except (PreviewError, PreviewCancelled):
+            return
+        self.app.call_from_thread(self._counted, stats)
+
+    def _counted(self, stats: SessionPreview) -> None:
+        self.stats = stats
+        self._show_facts()
+
+    # ------------------------------------------------------------------ header
+
+    def _show_title(self) -> None:
+        session = self.session
+        name = session.name if session is not None else None
+        title = Text()
+        if name:
+            title.append(safe_line(name), style="bold")
+            title.append("  ")
+        title.append(safe_line(shorten_home(self.session_path, os.path.expanduser("~"))), style="dim")
+        if self.removed:
+            title.append("  (file removed)", style="bold red")
+        self.query_one("#session-title", Static).update(title)
+
+    def _show_facts(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        facts: list[str] = []
+        leaf = session.leaf_id
+        facts.append(f"leaf {safe_line(str(leaf))[:8]}" if leaf else "no entries yet")
+        facts.append(f"{len(session.entries):,} entries")
+        stats = self.stats
+        if stats is not None:
+            facts.append(_plural(stats.leaves, "branch", "branches"))
+        facts.append(_plural(len(session.labels), "label", "labels"))
+        if stats is not None:
+            facts.append(f"{format_tokens(stats.tokens.total)} tokens")
+            facts.append(format_cost(stats.cost))
+            facts.append(format_size(stats.size))
+        if session.problems:
+            facts.append(_plural(len(session.problems), "line skipped", "lines skipped"))
+        self.query_one("#session-facts", Static).update(Text("  ·  ".join(facts), style="dim"))
+
+    @on(SessionTree.StatusChanged)
+    def _status_changed(self, event: SessionTree.StatusChanged) -> None:
+        status = Text(event.status, style="dim")
+        if event.query:
+            status.append("  search: ", style="dim")
+            status.append(event.query, style="bold")
+        elif event.session_tree.model is not None and len(event.session_tree.model):
+            status.append("  type to search", style="dim")
+        self.query_one("#tree-status", Static).update(status)
+
+    # ------------------------------------------------------------------ the conversation pane
+
+    @on(SessionTree.Highlighted)
+    def _highlighted(self, event: SessionTree.Highlighted) -> None:
+        if self._path_timer is not None:
+            self._path_timer.stop()
+        if not self._path_shown:  # the first path shows at once
+            self._show_path(event.entry_id)
+            return
+        self._path_timer = self.set_timer(PATH_DELAY, lambda: self._show_path(event.entry_id))
+
+    def _show_path(self, entry_id: Any) -> None:
+        session = self.session
+        if session is None or entry_id == self._shown_id:
+            return
+        self._shown_id = entry_id
+        self._path_shown = True
+        view = self.query_one(ConversationView)
+        if entry_id is None:
+            view.show([])
+            view.border_title = "Conversation"
+            return
+        entries = session.context_entries(entry_id)
+        items: list[Item] = []
+        hidden = len(entries) - PATH_WINDOW
+        if hidden > 0:
+            # The context's first entry is a compaction when there is one: keep it in view.
+            head = entries[:1] if entries[0].type == "compaction" else []
+            entries = head + entries[-PATH_WINDOW:]
+            hidden -= len(head)
+            items.append(OtherMessage(None, "earlier", (TextPart(
+                f"{hidden:,} earlier entries on this path are not shown here: highlight an earlier "
+                "entry in the tree to read them."),)))
+        for entry in entries:
+            items.extend(self._entry_items(entry))
+        view.show(items)
+        messages = sum(1 for item in items if item.entry_id is not None)
+        view.border_title = f"Conversation · {messages:,} message{'s' if messages != 1 else ''}"
+
+    def _entry_items(self, entry: Entry) -> list[Item]:
+        cache = self._items
+        items = cache.get(entry)
+        if items is None:
+            assert self.session is not None
+            items = entry_items(self.session, entry)
+            cache[entry] = items
+            if len(cache) > ITEM_CACHE_ENTRIES:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(entry)
+        return items
+
+    @on(ConversationView.ReplacedRequested)
+    def _replaced_requested(self, event: ConversationView.ReplacedRequested) -> None:
+        if self.session is not None:
+            event.view.set_replaced(event.entry_id, replaced_items(self.session, event.entry_id))
+
+    @on(SessionTree.Selected)
+    def _selected(self, event: SessionTree.Selected) -> None:
+        """Enter in the tree: read that entry's conversation in the pane beside it."""
+        self._show_path(event.entry_id)
+        self.query_one(ConversationView).focus()
+
+    # ------------------------------------------------------------------ live
+
+    @work(exclusive=True, group="session-follow", exit_on_error=False)
+    async def follow(self) -> None:
+        from ..store.follow import FileEvent, follow_file
+
+        async for event in follow_file(self.session_path, self._stop_following):
+            if event is FileEvent.REMOVED:
+                self._file_removed()
+            else:
+                self.take_appends()
+
+    def _file_removed(self) -> None:
+        if not self.removed:
+            self.removed = True
+            self._show_title()
+            self.notify("The session file was removed (moved to the trash?). What is shown stays until you leave.",
+                        title="Session file gone", severity="warning", markup=False, timeout=8)
+
+    def take_appends(self) -> None:
+        """Read what pi appended since the last read; the tree follows the leaf if it was there."""
+        session = self.session
+        if session is None:
+            return
+        if self.removed and os.path.exists(self.session_path):
+            self.removed = False
+            self._show_title()
+        try:
+            added = session.refresh()
+        except FileChangedError:
+            self.load(self.query_one(SessionTree).selected_id)  # replaced or cut: read it again
+            return
+        except OSError:
+            self._file_removed()
+            return
+        if not added:
+            return
+        self.query_one(SessionTree).reload()
+        self._show_facts()
+        self.count_usage()
+
+    # ------------------------------------------------------------------ actions
 
     def action_back(self) -> None:
         self.dismiss()
+
+    def action_reload(self) -> None:
+        self.load(self.query_one(SessionTree).selected_id)
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
