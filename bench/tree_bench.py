@@ -22,7 +22,7 @@ here, cached next to the other data). For each, the median of N runs of:
     python bench/tree_bench.py [--quick] [-n 5] [--out DIR]
 
 Run ``python -m compileall -q pitui`` first (bytecode is not written when
-``PYTHONDONTWRITEBYTECODE`` is set). See bench/README.md.
+``PYTHONDONTWRITEBYTECODE`` is set). The data is bench/generate.py's (see bench/README.md).
 """
 
 from __future__ import annotations

@@ -213,8 +213,10 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
 
     @model.setter
     def model(self, model: TreeModel | None) -> None:
+        """Show another model (another session, or the same one read again)."""
         self._model = model
         self._searching = False
+        self._posted_id, self._posted_status = object(), None  # tell the screen afresh
         if self.is_mounted:
             self._rows_changed(center=True)
 
