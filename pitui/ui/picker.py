@@ -45,7 +45,7 @@ from .session_list import ListRow, SessionList, threaded_rows
 if TYPE_CHECKING:
     from ..store.catalog import Catalog, Problem, SearchHit, SessionInfo
 
-__all__ = ["PickerCommands", "PickerHeader", "PickerScreen", "RenameScreen"]
+__all__ = ["PickerCommands", "PickerFooter", "PickerHeader", "PickerScreen", "RenameScreen"]
 
 Scope = Literal["current", "all"]
 SortMode = Literal["threaded", "recent", "relevance"]
@@ -149,6 +149,34 @@ class PickerHeader(Widget):
         return line
 
 
+class PickerFooter(Widget):
+    """The line under the list: where the cursor is (``(3/42)``) and how many files the
+    listing skipped. Repainted, never laid out again, as the cursor moves."""
+
+    DEFAULT_CSS = """
+    PickerFooter {
+        height: 1;
+        color: $text-muted;
+        & > .picker-footer--warning { color: $text-warning; }
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"picker-footer--warning"}
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.position = (0, 0)
+        self.skipped = 0
+
+    def render(self) -> Text:
+        index, total = self.position
+        text = Text(f"  ({index}/{total})")
+        if self.skipped:
+            warning = self.get_component_rich_style("picker-footer--warning")
+            files = "file" if self.skipped == 1 else "files"
+            text.append(f"  ·  {self.skipped} {files} skipped", Style(color=warning.color))
+        return text
+
+
 def _cut(text: str, width: int) -> str:
     if cell_len(text) <= width:
         return text
@@ -249,16 +277,16 @@ class PickerScreen(Screen[None]):
         ("session: Resume in pi", "resume", "Leave pitui and continue the session in pi"),
         ("session: Rename", "rename", "Give the highlighted session a name"),
         ("session: Trash", "delete", "Move the highlighted session's file to the trash"),
-        ("view: Toggle scope (this folder / all projects)", "toggle_scope", "Tab"),
-        ("view: Next sort mode (threaded, recent, fuzzy)", "toggle_sort", "Ctrl+S"),
-        ("view: Toggle named sessions only", "toggle_named", "Ctrl+N"),
+        ("view: Toggle scope", "toggle_scope", "This folder's sessions, or every project's"),
+        ("view: Next sort mode", "toggle_sort", "Threaded (forks under their parent), recent, or fuzzy"),
+        ("view: Toggle named sessions only", "toggle_named", "Only the sessions that have a name, or all"),
         ("view: Toggle paths", "toggle_path", "Show each session's file"),
         ("search: Clear", "clear_search", "Empty the search box"),
         ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
     ]
     # Keystrokes closer together than this make one search; moves closer than this one preview.
     SEARCH_DELAY_S: ClassVar[float] = 0.04
-    PREVIEW_DELAY_S: ClassVar[float] = 0.05
+    PREVIEW_DELAY_S: ClassVar[float] = 0.1
     WATCH_DEBOUNCE_MS: ClassVar[int] = 400
     SNIPPETS: ClassVar[int] = 60  # snippets made with the search; the rest as they scroll into view
 
@@ -295,7 +323,7 @@ class PickerScreen(Screen[None]):
         with Horizontal(id="picker-body"):
             yield SessionList(id="picker-list")
             yield PreviewPane(id="picker-preview")
-        yield Static(id="picker-status", markup=False)
+        yield PickerFooter(id="picker-status")
 
     @property
     def catalog(self) -> Catalog:
@@ -318,6 +346,10 @@ class PickerScreen(Screen[None]):
         self._request_load(self.scope)
         if getattr(self.app, "watch_files", False):
             self._watch()
+        self.set_interval(60, self._clock_ticked)  # ages ("5m") move on while the picker is open
+
+    def _clock_ticked(self) -> None:
+        self.session_list.configure(now_ms=self.app.now_ms())  # type: ignore[attr-defined]
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
@@ -637,11 +669,12 @@ class PickerScreen(Screen[None]):
     def _update_status_line(self) -> None:
         listing = self.session_list
         total = len(listing.rows)
-        text = Text(f"  ({listing.cursor + 1 if total else 0}/{total})", style="dim")
+        footer = self.query_one(PickerFooter)
+        position = (listing.cursor + 1 if total else 0, total)
         skipped = len(self._state.problems)
-        if skipped:
-            text.append(f"  ·  {skipped} {'file' if skipped == 1 else 'files'} skipped", "yellow")
-        self.query_one("#picker-status", Static).update(text)
+        if (position, skipped) != (footer.position, footer.skipped):
+            footer.position, footer.skipped = position, skipped
+            footer.refresh()
 
     # -- events ----------------------------------------------------------------------------
 

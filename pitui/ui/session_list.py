@@ -101,18 +101,17 @@ def threaded_rows(infos: Sequence[SessionInfo], canonical: Callable[[str], str])
     """
     key_of = [canonical(info.path) for info in infos]
     index = {key: i for i, key in enumerate(key_of)}  # a later duplicate wins, as in pi's Map
+    # One stable sort, newest first, then children are appended already in pi's order.
+    order = sorted(range(len(infos)), key=lambda i: _newest_key(infos[i]))
     children: list[list[int]] = [[] for _ in infos]
     roots: list[int] = []
-    for i, info in enumerate(infos):
-        parent = info.parent_session_path
+    for i in order:
+        parent = infos[i].parent_session_path
         p = index.get(canonical(parent)) if isinstance(parent, str) and parent else None
         if p is None:
             roots.append(i)
         else:
             children[p].append(i)
-
-    def newest_first(items: list[int]) -> None:
-        items.sort(key=lambda i: _newest_key(infos[i]))
 
     rows: list[ListRow] = []
     seen = bytearray(len(infos))
@@ -130,18 +129,15 @@ def threaded_rows(infos: Sequence[SessionInfo], canonical: Callable[[str], str])
                 prefix = "".join("│  " if c else "   " for c in continues) + ("└─ " if is_last else "├─ ")
             rows.append(ListRow(infos[node], prefix))
             kids = children[node]
-            newest_first(kids)
-            flags = (*continues, depth > 0 and not is_last)
-            for n, kid in reversed(list(enumerate(kids))):
-                stack.append((kid, depth + 1, flags, n == len(kids) - 1))
+            if kids:
+                flags = (*continues, depth > 0 and not is_last)
+                last_kid = len(kids) - 1
+                stack.extend((kids[n], depth + 1, flags, n == last_kid) for n in range(last_kid, -1, -1))
 
-    newest_first(roots)
     for n, root in enumerate(roots):
         walk(root, n == len(roots) - 1)
     # Sessions only reachable through a loop of parents: roots of their own.
-    stranded = [i for i in range(len(infos)) if not seen[i]]
-    newest_first(stranded)
-    for i in stranded:
+    for i in order:
         if not seen[i]:
             walk(i, True)
     return rows
