@@ -710,6 +710,28 @@ def test_a_50000_deep_chain() -> None:
     assert m.jump_to_leaf() and m.selected_id == "n49998"
 
 
+@pytest.mark.parametrize("name", ["cycle-2", "cycle-3", "cycle-self-leaf", "null-line", "message-null",
+                                  "duplicate-header", "non-object-lines", "invalid-timestamps"])
+def test_files_pi_cannot_show_still_show(name: str) -> None:
+    """Cycles (pi never returns), lines pi throws on, duplicated entries: every row renders and
+    every key works."""
+    session = Session.load(str(FIXTURES / f"{name}.jsonl"))
+    for mode in FILTERS:
+        m = model(session, filter_mode=mode)
+        assert all(isinstance(m.row(i).plain, str) for i in range(len(m)))
+        for step in (m.fold_or_up, m.unfold_or_down, m.jump_to_leaf, m.jump_to_parent, m.next_sibling,
+                     m.next_label, m.up, m.fold_or_up, m.unfold_or_down):
+            step()
+        m.set_query("e")
+        m.toggle_label_times()
+        assert all(isinstance(m.row(i).plain, str) for i in range(len(m)))
+
+
+def test_cycle_entries_are_not_shown() -> None:
+    m = model(Session.load(str(FIXTURES / "cycle-2.jsonl")), filter_mode="all")
+    assert "e0000004" not in ids(m) and "e0000005" not in ids(m)
+
+
 # ---------------------------------------------------------------------------------------------
 # a growing session
 
