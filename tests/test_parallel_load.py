@@ -1,0 +1,188 @@
+"""Big files are parsed by forked children as well as the main process: the session read must be
+exactly the one a single pass gives (entries, problems, line numbers, leaf, torn last line)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pitui.store.session as session_mod
+from pitui.store.session import Session
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the parallel read forks (Linux only)")
+
+HEADER = {"type": "session", "version": 3, "id": "019c1159-7000-70ed-8ae1-96c124638736",
+          "timestamp": "2026-01-31T00:00:00.000Z", "cwd": "/tmp/p"}
+
+
+def _entry(i: int, parent: str | None, **extra: Any) -> dict[str, Any]:
+    return {"type": "message", "id": f"{i:08x}", "parentId": parent,
+            "timestamp": f"2026-01-31T00:{i // 60 % 60:02d}:{i % 60:02d}.000Z", **extra}
+
+
+def _lines(count: int) -> list[bytes]:
+    """Ordinary entries with odd lines scattered through all of them."""
+    out = [json.dumps(HEADER, separators=(",", ":")).encode()]
+    parent = None
+    for i in range(1, count + 1):
+        kind = i % 37
+        if kind == 3:
+            out.append(b'{"type":"message","id":"broken')  # unreadable
+            continue
+        if kind == 5:
+            out.append(b"null")
+        elif kind == 7:
+            out.append(b"[1,2,3]")  # kept as an entry without id
+        elif kind == 11:
+            out.append(json.dumps(HEADER).encode())  # a second header
+        elif kind == 13:
+            out.append(b"   \t ")  # blank
+        elif kind == 17:
+            out.append(b'{"type":"label","id":"L%d","parentId":"%s","targetId":"%s","label":"x%d"}   '
+                       % (i, (parent or "").encode(), (parent or "").encode(), i))  # trailing spaces
+        elif kind == 19:
+            out.append(b'{"type":"custom","id":["array"],"parentId":null}')  # an id no Map key equals
+        elif kind == 23:
+            out.append(b'{"type":"custom","id":"big%d","parentId":"%s","n":123456789012345678901234567890}'
+                       % (i, (parent or "").encode()))  # an integer orjson refuses
+        elif kind == 29:
+            out.append(b'{"type":"custom","id":"s%d","parentId":null,"t":"\\ud800"}' % i)  # a lone surrogate
+        elif kind == 31 and parent:
+            out.append(json.dumps(_entry(i, parent)).encode().replace(b'"type":"message"', b'"type":"model_change"'))
+        elif kind == 2:
+            out.append(json.dumps(_entry(i, parent, message={
+                "role": "assistant", "provider": "p", "model": "m", "stopReason": "toolUse",
+                "content": [{"type": "thinking", "thinking": "hm"}, {"type": "toolCall", "id": "c"}]})).encode())
+        elif kind == 4:
+            out.append(json.dumps(_entry(i, parent, message={"role": "assistant", "content": "hello"})).encode())
+        elif kind == 6:
+            out.append(json.dumps(_entry(i, f"{i - 1:08x}")).encode())  # a duplicate id follows
+            out.append(json.dumps(_entry(i, parent)).encode())
+        else:
+            entry = _entry(i, parent, message={"role": "user", "content": f"line {i} " + "x" * (i % 200)})
+            if i % 41 == 0:
+                del entry["timestamp"]
+            out.append(json.dumps(entry).encode())
+        parent = f"{i:08x}"
+    return out
+
+
+def _read(path: Path, *, parallel: int | None, monkeypatch: pytest.MonkeyPatch) -> Session:
+    if parallel is None:
+        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 1 << 62)
+    else:
+        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(session_mod, "PARALLEL_WORKERS", parallel)
+    return Session.load(str(path))
+
+
+def _signature(s: Session) -> Any:
+    entries = [(e.line, e.offset, e.length, e.type, repr(e.id) if not isinstance(e.id, str) else e.id,
+                repr(e.parent_id), e.timestamp, e.role, e.provider_model, e.textless, e._data is None, e.data)
+               for e in s.entries]
+    return (entries, s.problems, s.leaf_id, s.unparsed, s.read_upto, s.next_line, s.torn_line, s.header,
+            s.header_offset, dict(s.labels), s.original_version,
+            [e.id for e in s.tree().roots if isinstance(e.id, str)],
+            [e.id for e in s.branch()])
+
+
+def _same(path: Path, monkeypatch: pytest.MonkeyPatch, workers: int = 1) -> Session:
+    single = _read(path, parallel=None, monkeypatch=monkeypatch)
+    calls: list[Any] = []
+    start = session_mod._start_parallel
+
+    def spy(*args: Any) -> Any:
+        result = start(*args)
+        calls.append(result)
+        return result
+
+    monkeypatch.setattr(session_mod, "_start_parallel", spy)
+    parallel = _read(path, parallel=workers, monkeypatch=monkeypatch)
+    assert calls and calls[0] is not None, "the parallel path did not run"
+    assert _signature(parallel) == _signature(single)
+    return parallel
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_same_as_one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(3000)) + b"\n")
+    s = _same(path, monkeypatch, workers)
+    assert len(s.entries) > 2000 and s.problems
+
+
+@pytest.mark.parametrize("tail", [b'{"type":"message","id":"torn', b'{"type":"message","id":"torn"}', b"\n \n\t"])
+def test_last_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tail: bytes) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(1500)) + b"\n" + tail)
+    s = _same(path, monkeypatch, 2)
+    if tail.startswith(b'{"type":"message","id":"torn"'):
+        assert s.torn_line if not tail.endswith(b"}") else not s.torn_line
+
+
+def test_whitespace_around_the_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes("\ufeff \n\n".encode() + b"\n".join(_lines(1500)) + b"\r\n  \n")
+    _same(path, monkeypatch, 2)
+
+
+def test_a_child_that_fails_leaves_its_lines_to_the_main_process(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(2000)) + b"\n")
+
+    def fail(*args: Any) -> Any:
+        raise RuntimeError("no")
+
+    monkeypatch.setattr(session_mod, "_parse_chunk", fail)  # inherited by the forked child
+    _same(path, monkeypatch, 2)
+
+
+def test_no_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(2000)) + b"\n")
+
+    def no_fork() -> int:
+        raise OSError("no fork")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    _same(path, monkeypatch, 2)
+
+
+def test_old_versions_and_odd_headers_take_the_one_pass_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = _lines(1000)
+    for header in (b'{"type":"session","id":"x","timestamp":"t"}', b'{"type":"session","version":2,"id":"x"}',
+                   b"garbage", b'{"type":"message","id":"a"}'):
+        path = tmp_path / "s.jsonl"
+        path.write_bytes(b"\n".join([header, *lines[1:]]) + b"\n")
+        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(session_mod, "PARALLEL_WORKERS", 2)
+        assert session_mod._start_parallel(path.read_bytes(), 1) is None
+        try:
+            parallel = _signature(Session.load(str(path)))
+        except session_mod.NotASessionError:
+            parallel = "not a session"
+        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 1 << 62)
+        try:
+            single = _signature(Session.load(str(path)))
+        except session_mod.NotASessionError:
+            single = "not a session"
+        assert parallel == single
+
+
+def test_refresh_after_a_parallel_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.jsonl"
+    lines = _lines(1500)
+    path.write_bytes(b"\n".join(lines) + b"\n" + b'{"type":"message","id":"tor')
+    s = _same(path, monkeypatch, 1)
+    with path.open("ab") as f:
+        f.write(b'n","parentId":null}\n' + json.dumps(_entry(99999, "torn")).encode() + b"\n")
+    assert s.refresh() == 2
+    monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 1 << 62)
+    fresh = Session.load(str(path))
+    assert _signature(s)[:9] == _signature(fresh)[:9]
