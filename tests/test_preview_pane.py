@@ -244,7 +244,8 @@ def test_sizes(size, expected):
 
 @pytest.mark.parametrize(("count", "expected"), [
     (0, "0"), (999, "999"), (1000, "1.0k"), (4_500, "4.5k"), (12_345, "12k"), (999_499, "999k"),
-    (1_200_000, "1.2M"), (34_000_000, "34M"),
+    (1_200_000, "1.2M"), (34_000_000, "34M"), (999_000_000, "999M"), (1_500_000_000, "1.5B"),
+    (587_806_000_000, "588B"),
 ])
 def test_tokens_as_pi_shows_them(count, expected):
     assert format_tokens(count) == expected

@@ -95,7 +95,8 @@ def format_size(size: int) -> str:
 
 
 def format_tokens(count: float) -> str:
-    """A token count as pi's footer shows it: ``950``, ``4.5k``, ``12k``, ``1.2M``, ``34M``."""
+    """A token count as pi's footer shows it: ``950``, ``4.5k``, ``12k``, ``1.2M``, ``34M``, and
+    on to ``1.5B``, ``588B``."""
     if count < 1000:
         return str(round(count))
     if count < 10_000:
@@ -104,7 +105,12 @@ def format_tokens(count: float) -> str:
         return f"{round(count / 1000)}k"
     if count < 10_000_000:
         return f"{count / 1_000_000:.1f}M"
-    return f"{round(count / 1_000_000)}M"
+    if count < 1_000_000_000:
+        return f"{round(count / 1_000_000)}M"
+    # Beyond pi's footer: a long session's cache reads add up to billions.
+    if count < 10_000_000_000:
+        return f"{count / 1_000_000_000:.1f}B"
+    return f"{round(count / 1_000_000_000):,}B"
 
 
 def format_cost(cost: float) -> str:

@@ -203,6 +203,7 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         self._posted_id: Any = object()
         self._posted_status: tuple[str, str, str] | None = None
         self._searching = False  # the first search's decoding runs in a thread
+        self._pan = 0  # columns of every row scrolled out to the left (a deep branch)
         self._pending_query = ""  # what was typed meanwhile
 
     # ------------------------------------------------------------------ the model
@@ -263,6 +264,7 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
 
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
+        self._pan = self._pan_for_cursor()
         self._update_size()
         self.call_after_refresh(self._scroll_to_cursor, True)
 
@@ -288,6 +290,7 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
     def _rows_changed(self, *, center: bool = False) -> None:
         """Rows came or went (filter, search, fold, a new model): redraw all, keep the cursor shown."""
         self._strips.clear()
+        self._pan = self._pan_for_cursor()
         if self._model is not None:
             self._seen_version = self._model.version
         self._update_size()
@@ -304,8 +307,13 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
             self._rows_changed(center=center)
             return
         if model.cursor != before:
-            self.refresh_lines(before)
-            self.refresh_lines(model.cursor)
+            pan = self._pan_for_cursor()
+            if pan != self._pan:  # every row shifts
+                self._pan = pan
+                self.refresh()
+            else:
+                self.refresh_lines(before)
+                self.refresh_lines(model.cursor)
             self._scroll_to_cursor(center=center)
         self._post_changes()
 
@@ -351,11 +359,25 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         if model is None or row >= len(model) or width <= 0:
             return Strip.blank(width, self.rich_style)
         cursor = row == model.cursor
-        key = (model.version, row, cursor, width)
+        key = (model.version, row, cursor, width, self._pan)
         strip = self._strips.get(key)
         if strip is None:
             strip = self._strips[key] = self._render_row(row, cursor, width)
         return strip
+
+    def _pan_for_cursor(self) -> int:
+        """How far to scroll rows left so the cursor row's text is in sight: a row deep in a
+        session with many branch points starts with more gutter columns than the pane is wide
+        (newer pi pans the same way). Whole gutter levels, so columns stay lined up."""
+        model = self._model
+        width = self.scrollable_content_region.width
+        if model is None or not len(model) or width <= 0:
+            return 0
+        text = model.row(model.cursor)
+        prefix = sum(len(part) for part, _ in text.segments[: text.content_start])
+        if prefix <= width // 2:
+            return 0
+        return (prefix - width // 4) // 3 * 3
 
     def _render_row(self, row: int, cursor: bool, width: int) -> Strip:
         model = self._model
@@ -368,7 +390,8 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         bold = Style(bold=True)
         # A row deep in a session with hundreds of branches starts with hundreds of gutter
         # columns: only what can be seen is measured (no character is wider than 2 cells).
-        budget = 2 * width + 2
+        pan = self._pan
+        budget = pan + 2 * width + 2
         cut = False
         for index, (part, role) in enumerate(text.segments):
             if len(part) > budget:
@@ -388,6 +411,10 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         else:
             count = None
         strip = Strip(segments)
+        if pan:  # the marker stays; what is scrolled out is shown by a «
+            marker, rest = strip.divide([2, strip.cell_length])[:2]
+            rest = rest.crop(pan + 1, rest.cell_length)
+            strip = Strip.join([marker, Strip([Segment("«", base + style_of("dim"))]), rest])
         room = width - (count.cell_length if count else 0)
         if cut or strip.cell_length > room:  # rows never wrap; the count stays in sight
             strip = Strip.join([strip.crop(0, max(0, room - 1)), Strip([Segment("…", segments[-1].style)])])
