@@ -757,6 +757,17 @@ async def test_unreadable_and_foreign_files_are_counted_not_fatal(tmp_path):
         assert "a torn session" in titles(app)
         assert len(listing(app).rows) == 6
         assert "4 files skipped" in screen_lines(app)[-1]
+        await pilot.press("f2")
+        await type_text(pilot, "skipped")
+        await pilot.press("enter")
+        await settle(pilot)
+        (note,) = [n for n in app._notifications if n.title == "4 files skipped"]
+        assert note.message.splitlines() == [
+            "dir.jsonl: not a file",
+            "empty.jsonl: not a session file: no line parses as JSON",
+            "foreign.jsonl: not a session file: the first line is not a session header",
+            "garbage.jsonl: not a session file: no line parses as JSON",
+        ]
 
 
 async def test_an_unreadable_folder_is_reported(tmp_path, monkeypatch):

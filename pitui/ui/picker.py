@@ -355,10 +355,13 @@ class PickerScreen(Screen[None]):
         self._stop_watch.set()
 
     def on_screen_resume(self) -> None:
-        # Back from a session view: which session is open may have changed, and time has passed.
+        # Back from a session view: which session is open may have changed, time has passed,
+        # and the view may have written to a session (re-listing costs a stat per unchanged file).
         self.session_list.configure(now_ms=self.app.now_ms(), current_paths=self._open_rows())  # type: ignore[attr-defined]
         if self._confirming is None:
             self.search_box.focus()
+        if any(state.complete for state in self._states.values()):
+            self._written()
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#picker-preview").display = event.size.width >= 100
