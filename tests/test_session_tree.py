@@ -385,3 +385,31 @@ def test_snapshot_search(snap_compare: Any) -> None:
     path = SHORTLINKS / "2026-03-18T10-02-44-871Z_019d0065-cd07-7f5b-b7cc-9d5805002635.jsonl"
     app = make(Session.load(str(path)), filter_mode="no-tools")
     assert snap_compare(app, terminal_size=(100, 24), press=["s", "l", "u", "g"])
+
+
+# ---------------------------------------------------------------------------------------------
+# deep branches
+
+
+def staircase(depth: int) -> Session:
+    """A path that branches at every step (a short side branch each time), so each step on
+    the active path is indented one level more than the one before."""
+    entries: list[dict[str, Any]] = [user("m0", None, "start", 0)]
+    for i in range(1, depth):
+        entries.append(user(f"s{i}", f"m{i - 1}", f"side {i}", 2 * i))
+        entries.append(assistant(f"m{i}", f"m{i - 1}", f"deep {i}", 2 * i + 1))
+    return session_of(*entries)
+
+
+async def test_a_deep_cursor_row_pans_the_rows_so_its_text_shows() -> None:
+    app = make(staircase(40))
+    async with app.run_test(size=(60, 20)) as pilot:
+        tree = app.query_one(SessionTree)
+        await press(pilot, "ctrl+g")  # to the leaf, centred
+        assert tree.selected_id == "m39"
+        cursor_line = next(line for line in lines(app) if line.startswith("›"))
+        assert cursor_line.startswith("›«")
+        assert "assistant: deep 39" in cursor_line
+        await press(pilot, "home")  # the first row starts at the left edge again
+        assert lines(app)[0].startswith("› • user: start")  # no pan: rows as pi draws them
+        assert not any("«" in line for line in lines(app))

@@ -27,7 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pitui.safe_text import safe_line
-from pitui.store.treeview import TreeModel
+from pitui.store.treeview import RowText, TreeModel
 
 __all__ = ["SessionTree"]
 
@@ -373,11 +373,10 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         width = self.scrollable_content_region.width
         if model is None or not len(model) or width <= 0:
             return 0
-        text = model.row(model.cursor)
-        prefix = sum(len(part) for part, _ in text.segments[: text.content_start])
-        if prefix <= width // 2:
+        gutter = _gutter_width(model.row(model.cursor))
+        if gutter <= width // 2:
             return 0
-        return (prefix - width // 4) // 3 * 3
+        return min(gutter, (gutter - width // 4) // 3 * 3)
 
     def _render_row(self, row: int, cursor: bool, width: int) -> Strip:
         model = self._model
@@ -411,10 +410,12 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         else:
             count = None
         strip = Strip(segments)
-        if pan:  # the marker stays; what is scrolled out is shown by a «
-            marker, rest = strip.divide([2, strip.cell_length])[:2]
-            rest = rest.crop(pan + 1, rest.cell_length)
-            strip = Strip.join([marker, Strip([Segment("«", base + style_of("dim"))]), rest])
+        if pan:  # the cursor mark stays; a « beside it says the row is scrolled
+            # A row shallower than the cursor row is panned less, so its text stays in sight.
+            pan = min(pan, _gutter_width(text))
+            marker, _, rest = strip.divide([1, 2, strip.cell_length])[:3]
+            more = Strip([Segment("«" if pan else " ", base + style_of("dim"))])
+            strip = Strip.join([marker, more, rest.crop(pan, rest.cell_length)])
         room = width - (count.cell_length if count else 0)
         if cut or strip.cell_length > room:  # rows never wrap; the count stays in sight
             strip = Strip.join([strip.crop(0, max(0, room - 1)), Strip([Segment("…", segments[-1].style)])])
@@ -591,3 +592,11 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
 
     def action_label(self, step: int) -> None:
         self._act(lambda m: m.next_label(step), center=True)
+
+
+def _gutter_width(text: RowText) -> int:
+    """The columns of gutters before a row's connector (the part a pan may hide: the connector
+    and what follows stay)."""
+    if text.content_start and text.segments[0][1] == "dim":
+        return max(0, len(text.segments[0][0]) - 3)
+    return 0
