@@ -154,7 +154,12 @@ class SessionScreen(Screen[None]):
         if name:
             title.append(safe_line(name), style="bold")
             title.append("  ")
-        title.append(safe_line(shorten_home(self.session_path, os.path.expanduser("~"))), style="dim")
+        home = os.path.expanduser("~")
+        if session is not None and session.cwd:
+            title.append(safe_line(shorten_home(session.cwd, home)), style="")
+            title.append("  ")
+        # The file's name, not its folder: the folder only repeats the project's path.
+        title.append(safe_line(os.path.basename(self.session_path)), style="dim")
         if self.removed:
             title.append("  (file removed)", style="bold red")
         self.query_one("#session-title", Static).update(title)
