@@ -36,7 +36,7 @@ __all__ = ["SessionScreen"]
 
 # A path longer than this shows its last entries only: a 100,000-entry session must open at
 # once, and older messages are one tree move away.
-PATH_WINDOW = 2000
+PATH_WINDOW = 500
 # Items decoded per entry, kept so that moving along a path decodes only what is new.
 ITEM_CACHE_ENTRIES = 20_000
 # Moving the cursor fast (a key held down) shows the path once the cursor rests.
@@ -129,7 +129,8 @@ class SessionScreen(Screen[None]):
             self.notify(safe_line(f"{count} unreadable line{'s' if count != 1 else ''} skipped; line "
                                   f"{first.line}: {first.reason}"),
                         title="Skipped lines", severity="warning", markup=False, timeout=8)
-        self.count_usage()
+        # Counting reads the whole file again: only once the first screen is drawn.
+        self.call_after_refresh(self.count_usage)
 
     @work(thread=True, exclusive=True, group="session-usage", exit_on_error=False)
     def count_usage(self) -> None:
