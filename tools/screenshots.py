@@ -77,6 +77,20 @@ async def picker(pilot: Any) -> None:
     await press(pilot, "tab", "down", "down", "down", "down")
 
 
+@shot("session")
+async def session(pilot: Any) -> None:
+    """A session with branches and labels: its tree beside the conversation up to an entry."""
+    from pitui.ui.session_screen import SessionScreen
+
+    await press(pilot, "down", "enter")
+    for _ in range(100):
+        screen = pilot.app.screen
+        if isinstance(screen, SessionScreen) and screen.stats is not None:
+            break
+        await pilot.pause(0.05)
+    await press(pilot, *["up"] * 6)
+
+
 # -- running them ------------------------------------------------------------------------------------
 
 
