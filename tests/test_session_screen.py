@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sessionkit import entry, header, lines, msg, write
+from textual.command import CommandList
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -20,6 +21,7 @@ from pitui.store.conversation import CompactionSummary, UserMessage
 from pitui.store.demo import install_demo
 from pitui.ui.app import PituiApp
 from pitui.ui.conversation import ConversationView
+from pitui.ui.help import HelpScreen, key_rows
 from pitui.ui.picker import PickerScreen
 from pitui.ui.session_screen import SessionScreen
 from pitui.ui.session_tree import SessionTree
@@ -246,3 +248,36 @@ def test_session_view_snapshot(snap_compare, tmp_path: Path, monkeypatch) -> Non
         await pilot.pause()
 
     assert snap_compare(make_app(path, tmp_path), terminal_size=SIZE, run_before=settle)
+
+
+async def test_the_command_palette_runs_the_views_actions(tmp_path: Path) -> None:
+    path = demo_file(tmp_path)
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        tree = screen.query_one(SessionTree)
+        await pilot.press("f2")
+        await until(pilot, lambda: app.screen.query(CommandList))
+        for char in "user only":
+            await pilot.press("space" if char == " " else char)
+        palette = app.screen
+        await until(pilot, lambda: palette.query_one(CommandList).option_count == 1)
+        await pilot.press("enter")
+        await until(pilot, lambda: tree.filter_mode == "user-only")
+        assert "[user]" in static_text(screen, "#tree-status")
+
+
+async def test_keys_screen_lists_the_tree_and_conversation_keys_with_their_ids(tmp_path: Path) -> None:
+    path = chain(tmp_path / "s.jsonl", ["one", "two"])
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        screen = app.screen
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        ids = {row.binding_id for row in key_rows(screen)}
+        for binding_id in ("tree.leaf", "tree.filter_next", "conversation.toggle_thinking", "session.back",
+                           "app.quit", "app.help"):
+            assert binding_id in ids
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, SessionScreen))
