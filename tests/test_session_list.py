@@ -222,6 +222,19 @@ async def test_hits_take_two_lines_and_ask_for_missing_snippets():
         assert ("snippets", 1) in app.seen
 
 
+async def test_a_scattered_fuzzy_match_starting_in_the_id_says_so():
+    app = ListApp()
+    async with app.run_test(size=(90, 8)) as pilot:
+        widget = app.query_one(SessionList)
+        scattered = SearchHit(info("/a", first="alpha"), 0, snippet="019cfc16-da82", spans=[(9, 10)], field="id")
+        by_id = SearchHit(info("/b", first="beta"), 0, snippet="019cfc16-da82", spans=[(0, 8)], field="id")
+        widget.set_rows([ListRow(h.info, "", h) for h in (scattered, by_id)], two_lines=True)
+        await pilot.pause()
+        shown = lines_of(widget)
+        assert shown[1] == "    fuzzy match: the letters are far apart"
+        assert shown[3] == "    id: 019cfc16-da82"
+
+
 async def test_click_selects_and_double_click_chooses():
     app = ListApp()
     async with app.run_test(size=(60, 8)) as pilot:
