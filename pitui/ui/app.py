@@ -113,9 +113,12 @@ class PituiApp(App[AppResult | None]):
             self.notify(problem, title="Config", severity="warning", markup=False, timeout=8)
         from .picker import PickerScreen
 
-        self.push_screen(PickerScreen(scope=self.start_scope))
         if self.open_path:
+            # The picker comes when the user goes back to it: listing sessions now would only
+            # slow the session's first screen down.
             self.open_session(self.open_path)
+        else:
+            self.push_screen(PickerScreen(scope=self.start_scope))
 
     def on_unmount(self) -> None:
         if self._catalog is not None:
@@ -133,6 +136,15 @@ class PituiApp(App[AppResult | None]):
         """The sessions open in a view now (real paths): the picker must not trash them."""
         return {os.path.realpath(path) for screen in self.screen_stack
                 if (path := getattr(screen, "session_path", None))}
+
+    def leave_session(self) -> None:
+        """Back from a session view: to the picker under it, or to a new one (``pitui FILE``)."""
+        from .picker import PickerScreen
+
+        if any(isinstance(screen, PickerScreen) for screen in self.screen_stack):
+            self.pop_screen()
+        else:
+            self.switch_screen(PickerScreen(scope=self.start_scope))
 
     def choose_session(self, path: str) -> None:
         """The user picked a session in the picker: open it, or print it and end (``--print``)."""

@@ -361,7 +361,7 @@ class SessionScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def action_back(self) -> None:
-        self.dismiss()
+        self.app.leave_session()
 
     def action_reload(self) -> None:
         self.load(self.query_one(SessionTree).selected_id)
