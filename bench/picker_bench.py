@@ -288,7 +288,8 @@ class Tmux:
             if ready(text):
                 return now - start, text
             if "Failed to load sessions" in text:  # both pickers' words for a listing that failed
-                raise PaneGone(f"the listing failed; the screen:\n{text}")
+                said = next(line.strip() for line in text.splitlines() if "Failed to load sessions" in line)
+                raise PaneGone(f"{said}; the screen:\n{text}")
             polls += 1
             if polls % 20 == 0 and self.info(name, "#{pane_dead}") == "1":
                 raise PaneGone(f"the program ended: {self.info(name, '#{pane_dead_status}')}\n{text}")
