@@ -109,3 +109,35 @@ def test_custom_session_folder_keeps_only_this_projects_sessions(tmp_path, cat):
     session(custom, "theirs.jsonl", cwd=OTHER)
     cat.list(CWD, str(custom))
     assert [os.path.basename(i.path) for i in cat.cached_list(CWD, str(custom))] == ["mine.jsonl"]
+
+
+def test_worker_processes_start_under_a_full_screen_apps_stderr(tmp_path, monkeypatch) -> None:
+    """A full-screen app replaces sys.stderr with an object whose fileno() is -1, and runs
+    threads (so the scan's processes come from a fork server): listing must still work."""
+    import io
+    import sys
+    import threading
+
+    from pitui.store.catalog import Catalog
+
+    class CapturedStderr(io.StringIO):
+        def fileno(self) -> int:
+            return -1
+
+    folder = tmp_path / "agent" / "sessions" / "--p--"
+    folder.mkdir(parents=True)
+    for n in range(6):
+        (folder / f"s{n}.jsonl").write_text(
+            f'{{"type":"session","version":3,"id":"s{n}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}}\n')
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    monkeypatch.setattr(sys, "stderr", CapturedStderr())
+    try:
+        catalog = Catalog(str(tmp_path / "agent"), cache_dir=str(tmp_path / "cache"), workers=2)
+        infos = catalog.list_all()
+    finally:
+        stop.set()
+        thread.join()
+    assert sorted(info.id for info in infos) == [f"s{n}" for n in range(6)]
+    assert catalog.workers == 2  # the processes ran: no fallback to scanning in this one

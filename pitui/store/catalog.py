@@ -1009,6 +1009,8 @@ class Catalog:
             if method not in multiprocessing.get_all_start_methods():
                 method = "spawn"
             ctx = multiprocessing.get_context(method)
+            if method != "fork":
+                _start_process_helpers(method)
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
                 futures = {pool.submit(_scan_batch, batch): batch for batch in _batches(jobs, workers)}
                 for future in as_completed(futures):
@@ -1017,7 +1019,7 @@ class Catalog:
                         self.stats["resumed" if job[1] is not None else "scanned"] += 1
                         done.add(job[0])
                         yield job[0], outcome
-        except (OSError, RuntimeError, ImportError, BrokenProcessPool):  # pragma: no cover
+        except (OSError, RuntimeError, ValueError, ImportError, BrokenProcessPool):  # pragma: no cover
             # No worker processes here: scan what is left in this one.
             self.workers = 0
             yield from self._run_jobs([job for job in jobs if job[0] not in done], 0)
@@ -1424,6 +1426,28 @@ class Catalog:
                     return False
 
         return self._retrying(work)
+
+
+def _start_process_helpers(method: str) -> None:
+    """Start multiprocessing's helper processes (resource tracker, fork server) with a real
+    stderr to hand them. A full-screen app replaces ``sys.stderr`` with an object whose
+    ``fileno()`` is -1, which those helpers cannot be started with."""
+    import sys
+    from multiprocessing import forkserver, resource_tracker
+
+    stream = sys.stderr
+    try:
+        usable = stream is not None and stream.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if not usable and sys.__stderr__ is not None:
+        sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+        if method == "forkserver":
+            forkserver.ensure_running()
+    finally:
+        sys.stderr = stream
 
 
 def _batches(jobs: list[Any], workers: int) -> list[list[Any]]:
