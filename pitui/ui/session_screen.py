@@ -252,7 +252,8 @@ class SessionScreen(Screen[None]):
             status.append(event.query, style="bold")
         elif event.session_tree.model is not None and len(event.session_tree.model):
             status.append("  type to search", style="dim")
-        self.query_one("#tree-status", Static).update(status)
+        # One line, always: a cursor step must not cost a new layout of the screen.
+        self.query_one("#tree-status", Static).update(status, layout=False)
 
     # ------------------------------------------------------------------ the conversation pane
 
