@@ -431,9 +431,6 @@ def build_app_parser(commands: Sequence[str]) -> argparse.ArgumentParser:
 
 def run_app(args: argparse.Namespace) -> int:
     """The full-screen app; afterwards, whatever the user chose to do on leaving it."""
-    import shlex
-    import shutil
-
     from .config import load_config
 
     config = load_config()
@@ -447,6 +444,15 @@ def run_app(args: argparse.Namespace) -> int:
     result = app.run()
     if result is None:
         return app.return_code or 0
+    return finish_app(result, config)
+
+
+def finish_app(result: Any, config: Any) -> int:
+    """What the user chose on leaving the app: print a session's file, or resume it in pi
+    (this process becomes the resume command, run in the session's folder)."""
+    import shlex
+    import shutil
+
     if result.action == "print":
         print(result.path)
         return 0
