@@ -42,6 +42,8 @@ PATH_WINDOW = 500
 ITEM_CACHE_ENTRIES = 20_000
 # Moving the cursor fast (a key held down) shows the path once the cursor rests.
 PATH_DELAY = 0.04
+# After pi wrote to the session, the header's usage is counted again once it pauses this long.
+USAGE_DELAY = 1.0
 
 
 class SessionCommands(Provider):
@@ -124,6 +126,7 @@ class SessionScreen(Screen[None]):
         self._shown_id: Any = object()
         self._path_shown = False
         self._path_timer: Timer | None = None
+        self._usage_timer: Timer | None = None
         self._stop_following = asyncio.Event()
 
     # ------------------------------------------------------------------ layout
@@ -357,7 +360,10 @@ class SessionScreen(Screen[None]):
             return
         self.query_one(SessionTree).reload()
         self._show_facts()
-        self.count_usage()
+        # Usage is counted over the whole file: once pi pauses, not after every line it writes.
+        if self._usage_timer is not None:
+            self._usage_timer.stop()
+        self._usage_timer = self.set_timer(USAGE_DELAY, self.count_usage)
 
     # ------------------------------------------------------------------ actions
 
