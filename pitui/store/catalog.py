@@ -30,6 +30,7 @@ import sqlite3
 import stat
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -47,6 +48,7 @@ __all__ = [
     "Catalog",
     "Problem",
     "ScanState",
+    "SearchCancelled",
     "SearchHit",
     "SessionInfo",
     "cache_dir_default",
@@ -129,6 +131,14 @@ class SearchHit:
     field: str = ""
     entry_id: str | None = None
     role: str | None = None
+
+
+# Where a part of a session's search text is: (start, end, field, entry id, role).
+Segment = tuple[int, int, str, str | None, str | None]
+
+
+class SearchCancelled(Exception):
+    """A search given up because its ``cancelled`` callback said so (a newer one is on its way)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -685,8 +695,15 @@ class Catalog:
         self._db: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         self.text_cache_chars = 256 << 20
-        self._lower_cache: dict[int, tuple[int, int, str]] = {}
+        # sid -> (size, mtime_ns, id, name, cwd, lower-cased search text)
+        self._lower_cache: dict[int, tuple[int, int, Any, str | None, str, str]] = {}
         self._lower_cache_chars = 0
+        # The outcomes of the last few token queries, per path: (search text, token outcomes or
+        # None for no match), for the next keystroke to start from.
+        self._outcomes: OrderedDict[Any, dict[str, tuple[str, Any]]] = OrderedDict()
+        self._sid_cache: dict[str, int] = {}
+        self._sid_stamp: tuple[int, int, int] | None = None
+        self._snippet_sources: OrderedDict[int, tuple[Any, str, list[Any]]] = OrderedDict()
 
     # -- database ---------------------------------------------------------------------------
 
@@ -770,6 +787,10 @@ class Catalog:
         self.close()
         self._lower_cache.clear()
         self._lower_cache_chars = 0
+        self._outcomes.clear()
+        self._sid_cache = {}
+        self._sid_stamp = None
+        self._snippet_sources.clear()
         with contextlib.suppress(OSError):
             self._remove_db_files()
         self._db = None
@@ -895,7 +916,7 @@ class Catalog:
                     self._drop_session(conn, sid, indexed)
                     lowered = self._lower_cache.pop(sid, None)
                     if lowered is not None:
-                        self._lower_cache_chars -= len(lowered[2])
+                        self._lower_cache_chars -= len(lowered[-1])
                 conn.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
@@ -1133,14 +1154,29 @@ class Catalog:
     # -- text and search ---------------------------------------------------------------------
 
     def _sids(self, conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, int]:
+        """The sid of each listed session among ``paths``. Answers are remembered while the
+        database is unchanged (by this connection or any other), so that every keystroke of a
+        search does not ask again."""
+        stamp = (id(conn), conn.total_changes, conn.execute("PRAGMA data_version").fetchone()[0])
+        if stamp != self._sid_stamp:
+            self._sid_cache = {}
+            self._sid_stamp = stamp
+        known = self._sid_cache
         out: dict[str, int] = {}
-        for i in range(0, len(paths), 500):
-            chunk = [_db_text(path) for path in paths[i : i + 500]]
+        need: list[str] = []
+        for path in paths:
+            sid = known.get(path)
+            if sid is None:
+                need.append(path)
+            else:
+                out[path] = sid
+        for i in range(0, len(need), 500):
+            chunk = [_db_text(path) for path in need[i : i + 500]]
             marks = ",".join("?" * len(chunk))
             for sid, path in conn.execute(
                 f"SELECT sid, path FROM sessions WHERE ok = 1 AND path IN ({marks})", chunk
             ):
-                out[_from_utf8(path)] = sid
+                out[_from_utf8(path)] = known[_from_utf8(path)] = sid
         return out
 
     def _rows_of(self, conn: sqlite3.Connection, sid: int) -> list[Row]:
@@ -1174,6 +1210,7 @@ class Catalog:
         mode: str = "relevance",
         name_filter: str = "all",
         snippets: int | None = 50,
+        cancelled: Callable[[], bool] | None = None,
     ) -> list[SearchHit]:
         """pi's ``/resume`` search over ``scope`` (listed sessions, or paths; None: ``list_all``).
 
@@ -1181,7 +1218,12 @@ class Catalog:
         ``"threaded"``/``"relevance"`` (by score) or ``"recent"`` (the scope's order). An empty
         query returns the scope as it is. Raises :class:`~pitui.store.search.QueryError` for a
         bad ``re:`` pattern. The first ``snippets`` hits (all when None) get their snippet; fill
-        in others with :meth:`snippet`.
+        in others with :meth:`snippet`. ``cancelled()`` is asked now and then: when it says
+        yes, :class:`SearchCancelled` is raised.
+
+        A query typed further than an earlier one (``foo`` after ``fo``, ``foo b`` after ``foo``)
+        is answered from the earlier outcomes: only the sessions it matched are looked at, from
+        where each token's matching stopped.
         """
         from .search import has_session_name, order_matches, parse_search_query
 
@@ -1198,7 +1240,7 @@ class Catalog:
             infos = [info for info in infos if has_session_name(info)]
         if parsed.empty:
             return [SearchHit(info, 0) for info in infos]
-        matched = self._retrying(lambda: self._match(infos, parsed))
+        matched = self._retrying(lambda: self._match(infos, parsed, cancelled))
         ordered = order_matches(((info, score) for info, score, _ in matched), mode)  # type: ignore[arg-type]
         by_path = {info.path: (score, sid) for info, score, sid in matched}
         hits = []
@@ -1206,6 +1248,8 @@ class Catalog:
             score, sid = by_path[info.path]
             hit = SearchHit(info, score)
             if sid is not None and (snippets is None or n < snippets):
+                if cancelled is not None and cancelled():
+                    raise SearchCancelled
                 self._retrying(lambda hit=hit, sid=sid: self._snippet(hit, sid, parsed))
             hits.append(hit)
         return hits
@@ -1224,8 +1268,31 @@ class Catalog:
         self._retrying(work)
         return hit
 
-    def _match(self, infos: list[SessionInfo], parsed: Any) -> list[tuple[SessionInfo, float, int | None]]:
-        from .search import lowered_utf16, match_text, phrase_chunks
+    def prepare_search(self, infos: Iterable[SessionInfo], cancelled: Callable[[], bool] | None = None) -> bool:
+        """Make ready, ahead of the first search over ``infos``, what every search needs: the
+        sessions' lower-cased texts in memory. A batch of sessions at a time, so a search that
+        comes meanwhile waits for one batch at most. True when done (not cancelled, and the
+        memory allowance was not used up)."""
+        infos = list(infos)
+        for i in range(0, len(infos), 32):
+            if cancelled is not None and cancelled():
+                return False
+            if self._lower_cache_chars >= self.text_cache_chars:
+                return False
+            batch = infos[i : i + 32]
+
+            def work(batch: list[SessionInfo] = batch) -> None:
+                conn = self._conn()
+                sids = self._sids(conn, [info.path for info in batch])
+                self._lowered(conn, {sids[info.path]: info for info in batch if info.path in sids})
+
+            self._retrying(work)
+        return True
+
+    def _match(
+        self, infos: list[SessionInfo], parsed: Any, cancelled: Callable[[], bool] | None = None
+    ) -> list[tuple[SessionInfo, float, int | None]]:
+        from .search import TokenMatcher, match_text, phrase_chunks
 
         conn = self._conn()
         sids = self._sids(conn, [info.path for info in infos])
@@ -1233,62 +1300,100 @@ class Catalog:
         if missing:
             self._list_paths(missing, None)
             sids.update(self._sids(conn, missing))
-        candidates = {info.path for info in infos}
+        candidates: set[str] | None = None
         chunks = phrase_chunks(parsed)
         if chunks:
             candidates = self._prefilter(conn, chunks, infos, sids)
-        wanted = {sids[info.path]: info for info in infos if info.path in candidates and info.path in sids}
-        regex = parsed.mode == "regex"
-        texts: dict[int, str] = {}
-        lowered: dict[int, str] = {}
-        if regex:
-            texts = self._texts(conn, set(wanted))
-        else:
-            lowered = self._lowered(conn, wanted)
+        wanted = {
+            sids[info.path]: info
+            for info in infos
+            if (candidates is None or info.path in candidates) and info.path in sids
+        }
         out = []
-        for info in infos:
-            if info.path not in candidates:
+        if parsed.mode == "regex":
+            texts = self._texts(conn, set(wanted))
+            for n, info in enumerate(infos):
+                if cancelled is not None and not n & 31 and cancelled():
+                    raise SearchCancelled
+                if candidates is not None and info.path not in candidates:
+                    continue
+                sid = sids.get(info.path)
+                text = texts.get(sid, "") if sid is not None else ""
+                result = match_text(f"{info.id_text} {info.name or ''} {text} {info.cwd}", parsed)
+                if result.matches:
+                    out.append((info, result.score, sid))
+            return out
+
+        lowered = self._lowered(conn, wanted)
+        matcher = TokenMatcher(parsed)
+        base: dict[str, tuple[str, Any]] | None = None
+        best = -1
+        for old, outcomes in self._outcomes.items():
+            reach = sum(len(token.value) for token in old.tokens)
+            if reach > best and matcher.plan(old) is not None:
+                best, base = reach, outcomes
+                matcher.start_from(old)
+        cache = self._lower_cache
+        outcomes: dict[str, tuple[str, Any]] = {}
+        for n, info in enumerate(infos):
+            if cancelled is not None and not n & 127 and cancelled():
+                raise SearchCancelled
+            if candidates is not None and info.path not in candidates:
                 continue
             sid = sids.get(info.path)
-            name = info.name or ""
-            if regex:
-                text = texts.get(sid, "") if sid is not None else ""
-                result = match_text(f"{info.id_text} {name} {text} {info.cwd}", parsed)
+            tl = lowered.get(sid) if sid is not None else None
+            if tl is None:
+                tl = _lowered_search_text(info, "")
+            before = base.get(info.path) if base is not None else None
+            if before is not None and before[0] is tl:
+                if before[1] is None:  # the shorter query did not match: neither does this one
+                    outcomes[info.path] = before
+                    continue
+                result = matcher.match(tl, before[1])
             else:
-                low = lowered.get(sid, "") if sid is not None else ""
-                full = f"{lowered_utf16(info.id_text)} {lowered_utf16(name)} {low} {lowered_utf16(info.cwd)}"
-                result = match_text(None, parsed, full)
-            if result.matches:
-                out.append((info, result.score, sid))
+                result = matcher.match(tl)
+            entry = cache.get(sid) if sid is not None else None
+            if entry is not None and entry[-1] is tl:  # (texts not kept in memory are not kept here)
+                outcomes[info.path] = (tl, None if result is None else result[1])
+            if result is not None:
+                out.append((info, result[0], sid))
+        self._outcomes[parsed] = outcomes
+        self._outcomes.move_to_end(parsed)
+        while len(self._outcomes) > 8:
+            self._outcomes.popitem(last=False)
         return out
 
     def _lowered(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, str]:
-        """The lower-cased UTF-16 form of each wanted session's ``allMessagesText``, kept in
-        memory after the first search (up to ``text_cache_chars`` characters in all)."""
-        from .search import lowered_utf16
-
+        """The lower-cased UTF-16 form of each wanted session's search text (``id name
+        allMessagesText cwd``, what fuzzy and phrase tokens look in), kept in memory after the
+        first search (up to ``text_cache_chars`` characters in all)."""
         cache = self._lower_cache
         out: dict[int, str] = {}
         need: set[int] = set()
         for sid, info in wanted.items():
             entry = cache.get(sid)
-            if entry is not None and entry[0] == info.size and entry[1] == info.mtime_ns:
-                out[sid] = entry[2]
+            if (
+                entry is not None
+                and entry[0] == info.size
+                and entry[1] == info.mtime_ns
+                and entry[3] == info.name
+                and entry[4] == info.cwd
+                and entry[2] == info.id
+            ):
+                out[sid] = entry[5]
             else:
                 need.add(sid)
         if need:
             for sid, text in self._texts(conn, need).items():
-                low = lowered_utf16(text)
-                out[sid] = low
                 info = wanted[sid]
+                low = _lowered_search_text(info, text)
+                out[sid] = low
                 old = cache.pop(sid, None)
                 if old is not None:
-                    self._lower_cache_chars -= len(old[2])
+                    self._lower_cache_chars -= len(old[-1])
                 if self._lower_cache_chars + len(low) <= self.text_cache_chars:
-                    cache[sid] = (info.size, info.mtime_ns, low)
+                    cache[sid] = (info.size, info.mtime_ns, info.id, info.name, info.cwd, low)
                     self._lower_cache_chars += len(low)
-            for sid in need:
-                out.setdefault(sid, "")
         return out
 
     def _texts(self, conn: sqlite3.Connection, sids: set[int]) -> dict[int, str]:
@@ -1340,25 +1445,7 @@ class Catalog:
         from .search import match_spans
 
         info = hit.info
-        rows = self._rows_of(self._conn(), sid)
-        id_text = info.id_text
-        name = info.name or ""
-        segments: list[tuple[int, int, str, str | None, str | None]] = []
-        pos = 0
-        segments.append((pos, pos + len(id_text), "id", None, None))
-        pos += len(id_text) + 1
-        segments.append((pos, pos + len(name), "name", None, None))
-        pos += len(name) + 1
-        texts = []
-        for i, (_, eid, role, text) in enumerate(rows):
-            if i:
-                pos += 1
-            segments.append((pos, pos + len(text), "message", eid, "assistant" if role else "user"))
-            texts.append(text)
-            pos += len(text)
-        pos += 1
-        segments.append((pos, pos + len(info.cwd), "cwd", None, None))
-        search_text = f"{id_text} {name} {' '.join(texts)} {info.cwd}"
+        search_text, segments = self._snippet_source(sid, info)
         spans = match_spans(search_text, parsed)
         if not spans:
             return
@@ -1383,6 +1470,39 @@ class Catalog:
         hit.field = kind
         hit.entry_id = eid
         hit.role = role
+
+    def _snippet_source(self, sid: int, info: SessionInfo) -> tuple[str, list[Segment]]:
+        """A session's search text and where each part of it starts and ends: ``(start, end,
+        field, entry id, role)``. The last few are kept: the next keystroke's snippets are
+        mostly of the same sessions."""
+        key = (info.size, info.mtime_ns, info.id, info.name, info.cwd)
+        kept = self._snippet_sources.get(sid)
+        if kept is not None and kept[0] == key:
+            self._snippet_sources.move_to_end(sid)
+            return kept[1], kept[2]
+        rows = self._rows_of(self._conn(), sid)
+        id_text = info.id_text
+        name = info.name or ""
+        segments: list[Segment] = []
+        pos = 0
+        segments.append((pos, pos + len(id_text), "id", None, None))
+        pos += len(id_text) + 1
+        segments.append((pos, pos + len(name), "name", None, None))
+        pos += len(name) + 1
+        texts = []
+        for i, (_, eid, role, text) in enumerate(rows):
+            if i:
+                pos += 1
+            segments.append((pos, pos + len(text), "message", eid, "assistant" if role else "user"))
+            texts.append(text)
+            pos += len(text)
+        pos += 1
+        segments.append((pos, pos + len(info.cwd), "cwd", None, None))
+        search_text = f"{id_text} {name} {' '.join(texts)} {info.cwd}"
+        self._snippet_sources[sid] = (key, search_text, segments)
+        while len(self._snippet_sources) > 64:
+            self._snippet_sources.popitem(last=False)
+        return search_text, segments
 
     # -- full-text index --------------------------------------------------------------------
 
@@ -1479,6 +1599,14 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 def _clean(text: str) -> str:
     """One line of plain text: line breaks, tabs and control characters become spaces."""
     return _CONTROL.sub(" ", text)
+
+
+def _lowered_search_text(info: SessionInfo, text: str) -> str:
+    """``lowered_utf16`` of pi's search text for ``info`` with ``text`` as its messages' text."""
+    from .search import lowered_utf16
+
+    name = info.name or ""
+    return f"{lowered_utf16(info.id_text)} {lowered_utf16(name)} {lowered_utf16(text)} {lowered_utf16(info.cwd)}"
 
 
 def _path_range(folder: str) -> tuple[str, str]:

@@ -18,6 +18,7 @@ Query syntax (``parse_search_query``):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -31,6 +32,7 @@ __all__ = [
     "ParsedQuery",
     "QueryError",
     "Token",
+    "TokenMatcher",
     "filter_and_sort_sessions",
     "fuzzy_match",
     "fuzzy_positions",
@@ -369,8 +371,7 @@ def fuzzy_positions(query: str, text: str) -> list[int] | None:
     ok, _, pos, _ = _fuzzy(query, utf16(lowered))
     if not ok or pos is None:
         return None
-    back = _utf16_to_index(lowered)
-    return sorted({back[p] for p in pos})
+    return sorted(set(_utf16_to_indexes(lowered, pos)))
 
 
 def _lower_same_length(text: str) -> str:
@@ -380,13 +381,15 @@ def _lower_same_length(text: str) -> str:
     return "".join(c if len(low := c.lower()) != 1 else low for c in text)
 
 
-def _utf16_to_index(text: str) -> list[int]:
-    back: list[int] = []
-    for i, c in enumerate(text):
-        back.append(i)
-        if ord(c) > 0xFFFF:
-            back.append(i)
-    return back
+def _utf16_to_indexes(text: str, units: Iterable[int]) -> list[int]:
+    """The Python index in ``text`` of the character holding each UTF-16 index in ``units``
+    (both halves of a surrogate pair map to their character). Only the characters outside the
+    BMP are looked at, so this costs what the matched positions cost, not what the text does."""
+    # The UTF-16 index of the first half of each such character: its Python index plus the
+    # number of such characters before it.
+    starts = [m.start() + n for n, m in enumerate(_ASTRAL.finditer(text))]
+    # A unit is the character at its index less the pairs that start before it.
+    return [u - bisect_left(starts, u) for u in units]
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,6 +447,167 @@ def match_text(text: str | None, parsed: ParsedQuery, lowered16: str | None = No
     return MatchResult(True, total)
 
 
+# A token's outcome on one text, kept so that the next keystroke can start from it:
+# fuzzy: (matches, score, matched as typed, score before the whole-text bonus, last index,
+# consecutive run); phrase: (matches, score); an empty phrase: None.
+TokenState = tuple[Any, ...] | None
+# A text's outcome: its tokens' outcomes, and the sum of the scores of all tokens but the last.
+Outcome = tuple[tuple[TokenState, ...], float]
+_NO_MATCH: tuple[Any, ...] = (False, 0)
+
+
+def _advance(q: str, tl: str, score: float, last: int, consecutive: int) -> tuple[float, int, int] | None:
+    """pi-tui's ``matchQuery`` loop over ``q``, from the state it had after the characters before
+    ``q`` (``(0, -1, 0)`` at the start): the new state, or None when a character is missing."""
+    find = tl.find
+    i = last
+    for ch in q:
+        i = find(ch, i + 1)
+        if i < 0:
+            return None
+        if last == i - 1:
+            consecutive += 1
+            score -= consecutive * 5
+        else:
+            consecutive = 0
+            if last >= 0:
+                score += (i - last - 1) * 2
+        if i == 0 or tl[i - 1] in BOUNDARY_CHARS:
+            score -= 10
+        score += i * 0.1
+        last = i
+    return score, last, consecutive
+
+
+class TokenMatcher:
+    """:func:`match_text` for one token query, on lower-cased search texts
+    (``lowered_utf16``), that can start from what a query it extends found on the same text.
+
+    A query extends another when it has the same tokens with the last one typed further (a fuzzy
+    token, compared lower-cased) and maybe more tokens after them. Then every text the new query
+    matches, the old one matched too (fuzzy matching is greedy: a longer token matches where its
+    beginning did, from the same positions on), so the old outcome tells which texts to skip,
+    and where each token's matching stopped, from where the new characters are matched. Results
+    are :func:`match_text`'s, to the last bit of every score.
+    """
+
+    __slots__ = ("_extend_last", "_plan", "_preps", "parsed")
+
+    def __init__(self, parsed: ParsedQuery, base: ParsedQuery | None = None) -> None:
+        if parsed.mode != "tokens":
+            raise ValueError("TokenMatcher takes token queries")
+        self.parsed = parsed
+        preps: list[tuple[str, str, str]] = []
+        for token in parsed.tokens:
+            if token.kind == "phrase":
+                phrase = normalize_whitespace_lower(token.value)
+                preps.append(("phrase", utf16(phrase), "") if phrase else ("skip", "", ""))
+            else:
+                ql = js_lower(token.value)
+                preps.append(("fuzzy", utf16(ql), _swapped(ql)))
+        self._preps = preps
+        self._plan: list[tuple[str, str]] | None = None
+        self._extend_last: str | None = None
+        if base is not None:
+            self.start_from(base)
+
+    def start_from(self, base: ParsedQuery | None) -> bool:
+        """Let :meth:`match` start from ``base``'s outcomes (None: from nothing); whether it can."""
+        plan = self._plan = self.plan(base) if base is not None else None
+        # The usual keystroke: the same tokens, the last one a character longer. Then only the
+        # new characters of the last token are matched, and the others' sum is taken as it was.
+        self._extend_last = None
+        if plan is not None and len(plan) == len(self._preps) and plan[-1][0] == "more":
+            self._extend_last = self._preps[-1][1][len(plan[-1][1]) :]
+        return plan is not None
+
+    def plan(self, base: ParsedQuery) -> list[tuple[str, str]] | None:
+        """How this query extends ``base`` (None: it does not): per token of ``base``, "same"
+        or "more" (the last one, typed further), with the lower-cased token it had."""
+        old, new = base.tokens, self.parsed.tokens
+        if base.mode != "tokens" or not old or len(new) < len(old) or old[:-1] != new[: len(old) - 1]:
+            return None
+        plan = [("same", "")] * (len(old) - 1)
+        a, b = old[-1], new[len(old) - 1]
+        if a == b:
+            plan.append(("same", ""))
+            return plan
+        if a.kind == b.kind == "fuzzy":
+            q_old = utf16(js_lower(a.value))
+            if self._preps[len(old) - 1][1].startswith(q_old):
+                plan.append(("more", q_old))
+                return plan
+        return None
+
+    @property
+    def extends(self) -> bool:
+        """Whether this matcher starts from the base query's outcomes."""
+        return self._plan is not None
+
+    def match(self, tl: str, before: Outcome | None = None) -> tuple[float, Outcome] | None:
+        """Score and outcome of the text ``tl``, or None when it does not match. ``before``: the
+        base query's outcome on the same text (a matcher told to :meth:`start_from` it), to
+        start from."""
+        if before is not None and (suffix := self._extend_last) is not None:
+            states, head = before
+            old = states[-1]
+            _, q, swapped = self._preps[-1]
+            r = _advance(suffix, tl, old[3], old[4], old[5]) if old[2] and len(q) <= len(tl) else None
+            if r is not None:
+                state = (True, r[0] - 100 if q == tl else r[0], True, *r)
+            elif swapped and (m := _match_lowered(swapped, tl))[0]:
+                state = (True, m[1] + 5, False, 0, -1, 0)
+            else:
+                return None
+            return head + state[1], ((*states[:-1], state), head)
+        plan = self._plan if before is not None else None
+        total: float = 0
+        head: float = 0
+        states: list[TokenState] = []
+        collapsed: str | None = None
+        last = len(self._preps) - 1
+        for n, (kind, q, swapped) in enumerate(self._preps):
+            if n == last:
+                head = total
+            how = plan[n] if plan is not None and n < len(plan) else None
+            state: TokenState
+            if how is not None and how[0] == "same":
+                state = before[0][n]  # type: ignore[index]
+            elif kind == "skip":
+                state = None
+            elif kind == "phrase":
+                if collapsed is None:
+                    collapsed = _collapse(tl)
+                idx = collapsed.find(q)
+                state = _NO_MATCH if idx < 0 else (True, idx * 0.1)
+            else:
+                r = None
+                if how is not None:
+                    old = before[0][n]  # type: ignore[index]
+                    # Matched as typed before: go on from there. (Matched only with letters and
+                    # digits swapped: the longer token cannot match as typed either.)
+                    if old[2] and len(q) <= len(tl):
+                        r = _advance(q[len(how[1]) :], tl, old[3], old[4], old[5])
+                elif not q:
+                    r = (0, -1, 0)
+                elif len(q) <= len(tl):
+                    r = _advance(q, tl, 0, -1, 0)
+                if r is not None:
+                    score = r[0] - 100 if q and q == tl else r[0]
+                    state = (True, score, True, *r)
+                elif swapped and (m := _match_lowered(swapped, tl))[0]:
+                    state = (True, m[1] + 5, False, 0, -1, 0)
+                else:
+                    state = _NO_MATCH
+            states.append(state)
+            if state is None:
+                continue
+            if not state[0]:
+                return None
+            total += state[1]
+        return total, (tuple(states), head)
+
+
 def match_session(session: Any, parsed: ParsedQuery, all_messages_text: str | None = None) -> MatchResult:
     """pi's ``matchSession``."""
     return match_text(session_search_text(session, all_messages_text), parsed)
@@ -487,12 +651,17 @@ def order_matches(scored: Iterable[tuple[Any, float]], mode: SortMode) -> list[A
     items = list(scored)
     if mode == "recent":
         return [s for s, _ in items]
-    items.sort(key=lambda pair: (pair[1], -_modified(pair[0])))
-    return [s for s, _ in items]
+    # (score, newest first), ties in the listing's order (a stable sort's), as plain tuples:
+    # compared without a call per item.
+    keyed = [(score, -_modified(s), n) for n, (s, score) in enumerate(items)]
+    keyed.sort()
+    return [items[k[2]][0] for k in keyed]
 
 
 def _modified(session: Any) -> float:
     m = session.modified
+    if type(m) is float:
+        return m if m == m else float("-inf")
     if isinstance(m, int | float) and m == m:
         return float(m)
     return float("-inf")

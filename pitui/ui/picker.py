@@ -284,11 +284,13 @@ class PickerScreen(Screen[None]):
         ("search: Clear", "clear_search", "Empty the search box"),
         ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
     ]
-    # Keystrokes closer together than this make one search; moves closer than this one preview.
-    SEARCH_DELAY_S: ClassVar[float] = 0.04
+    # Moves closer together than this make one preview. (A search starts at once: the next
+    # keystroke cancels it, and a search typed further starts from the one before.)
     PREVIEW_DELAY_S: ClassVar[float] = 0.1
     WATCH_DEBOUNCE_MS: ClassVar[int] = 400
-    SNIPPETS: ClassVar[int] = 60  # snippets made with the search; the rest as they scroll into view
+    # Snippets made with the search, at most: those of the rows on screen; the rest as they
+    # scroll into view.
+    SNIPPETS: ClassVar[int] = 60
 
     class _Progress(Message):
         def __init__(self, scope: Scope, loaded: int, total: int) -> None:
@@ -421,6 +423,14 @@ class PickerScreen(Screen[None]):
             return
         self._from_thread(self._loaded, scope, infos, problems, self._real_paths(infos))
 
+    @work(thread=True, exclusive=True, group="picker-prepare", exit_on_error=False, description="prepare search")
+    def _prepare_search(self, infos: list[SessionInfo]) -> None:
+        """Read and lower-case the listed sessions' texts now, so the first search keystroke
+        does not have to."""
+        worker = get_current_worker()
+        with contextlib.suppress(Exception):  # only a head start: a search does this itself
+            self.catalog.prepare_search(infos, cancelled=lambda: worker.is_cancelled)
+
     def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run ``callback`` on the UI thread, unless the app is gone or the worker cancelled."""
         if get_current_worker().is_cancelled:
@@ -471,6 +481,7 @@ class PickerScreen(Screen[None]):
             state.problems = problems
             state.complete = True
             self._finish_load(scope)
+            self._prepare_search(infos)
         if scope == self.scope:
             self._update_header()
             self._refilter()
@@ -536,7 +547,12 @@ class PickerScreen(Screen[None]):
         self._searching += 1
         if self.query_text.strip():
             if state.infos is not None:
-                self._search(self._searching, self.query_text, list(infos), self.sort, self.named_only, new_query)
+                # The rows the screen shows get their snippet with the search; others when shown.
+                on_screen = max(1, self.session_list.scrollable_content_region.height // 2) + 1
+                # Once the screen shows the key just typed: drawing it and searching at the same
+                # time would make both wait for each other (one interpreter lock).
+                self.call_after_refresh(self._start_search, self._searching, self.query_text, list(infos), self.sort,
+                                        self.named_only, new_query, min(self.SNIPPETS, on_screen))
             else:
                 self._show_rows([], two_lines=True)
             return
@@ -560,17 +576,33 @@ class PickerScreen(Screen[None]):
             return set()
         return {info.path for info in self._state.infos or () if self._canonical(info.path) in open_paths}
 
-    @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False)
+    def _start_search(self, generation: int, *args: Any) -> None:
+        if generation == self._searching:  # else a newer keystroke came meanwhile
+            self._search(generation, *args)
+
+    # A description, or Textual would spell out every argument (all the sessions) for each search.
+    @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False, description="search")
     def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool,
-                new_query: bool) -> None:
+                new_query: bool, snippets: int) -> None:
+        from ..store.catalog import SearchCancelled
         from ..store.search import QueryError
 
-        time.sleep(self.SEARCH_DELAY_S)  # a newer keystroke cancels this one meanwhile
-        if get_current_worker().is_cancelled:
+        worker = get_current_worker()
+        if worker.is_cancelled:
             return
+
+        def cancelled() -> bool:
+            # Asked every few hundred sessions: let the UI thread have the interpreter lock
+            # now if it waits for it (else it may wait up to sys.getswitchinterval(), 5 ms, at
+            # every turn of its event loop while this thread searches).
+            time.sleep(0)
+            return worker.is_cancelled
+
         try:
             hits = self.catalog.search(query, scope=infos, mode=sort, name_filter="named" if named else "all",
-                                       snippets=self.SNIPPETS)
+                                       snippets=snippets, cancelled=cancelled)
+        except SearchCancelled:  # a newer keystroke's search is on its way
+            return
         except QueryError as error:
             self._from_thread(self._searched, generation, query, [], str(error), False)
             return
@@ -592,7 +624,7 @@ class PickerScreen(Screen[None]):
     def _snippets_wanted(self, message: SessionList.SnippetsWanted) -> None:
         self._fill_snippets(self._searching, self._hits_query, message.hits)
 
-    @work(thread=True, group="picker-snippets", exit_on_error=False)
+    @work(thread=True, group="picker-snippets", exit_on_error=False, description="snippets")
     def _fill_snippets(self, generation: int, query: str, hits: list[SearchHit]) -> None:
         for hit in hits:
             if get_current_worker().is_cancelled or generation != self._searching:

@@ -20,10 +20,11 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from ..safe_text import safe_line
 from ..store.catalog import SearchHit, SessionInfo
@@ -275,6 +276,7 @@ class SessionList(ScrollView, can_focus=False):
         self._lines: LRUCache[tuple[int, int, bool, int], Strip] = LRUCache(1024)
         self._asked: set[int] = set()  # ids of hits whose snippet was asked for
         self._pending: list[SearchHit] = []
+        self._frame: tuple[int, Style, dict[str, Style]] | None = None  # while lines are drawn
 
     # -- state -----------------------------------------------------------------------------
 
@@ -369,7 +371,17 @@ class SessionList(ScrollView, can_focus=False):
 
     def _changed(self) -> None:
         self._lines.clear()
-        self.virtual_size = Size(0, max(1, len(self._rows) * self.line_height))
+        size = Size(0, max(1, len(self._rows) * self.line_height))
+        if size != self.virtual_size:
+            if self._size.height:
+                # As Textual does when it lays the screen out: a new height to scroll in is only
+                # a new scrollbar, not a new layout of the whole screen (which is what assigning
+                # virtual_size asks for, at every search keystroke). Should the scrollbar appear
+                # or go, that asks for the layout.
+                self.set_reactive(Widget.virtual_size, size)
+                self._scroll_update(size)
+            else:
+                self.virtual_size = size
         self.refresh()
 
     def _announce(self) -> None:
@@ -427,12 +439,26 @@ class SessionList(ScrollView, can_focus=False):
 
     # -- drawing ---------------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line needs, worked out once for the lines of this update, not per line:
+        # each of these walks the widget's ancestors or styles.
+        self._frame = (self.scrollable_content_region.width, self.rich_style, {})
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        if self._frame is None:
+            self._frame = (self.scrollable_content_region.width, self.rich_style, {})
+            try:
+                return self.render_line(y)
+            finally:
+                self._frame = None
+        width, base, _ = self._frame
         line = y + round(self.scroll_y)
         h = self.line_height
         index, part = divmod(line, h)
-        base = self.rich_style
         if not self._rows:
             if line == 0 and self.message:
                 style = self._style("error" if self.message_is_error else "message")
@@ -455,7 +481,18 @@ class SessionList(ScrollView, can_focus=False):
     def _style(self, name: str) -> Style:
         """A component's colour and text style, without its background: the cursor row has
         its own. (The full style, because the partial one keeps alpha that Rich cannot draw.)"""
-        return _foreground(self.get_component_rich_style(f"session-list--{name}"))
+        known = self._frame[2] if self._frame is not None else {}
+        style = known.get(name)
+        if style is None:
+            style = known[name] = _foreground(self.get_component_rich_style(f"session-list--{name}"))
+        return style
+
+    def _cursor_fill(self, base: Style) -> Style:
+        known = self._frame[2] if self._frame is not None else {}
+        fill = known.get("\0cursor")
+        if fill is None:
+            fill = known["\0cursor"] = base + self.get_component_rich_style("session-list--cursor")
+        return fill
 
     def _strip(self, segments: list[Segment], width: int, fill: Style) -> Strip:
         return Strip(segments).crop_extend(0, width, fill)
@@ -480,7 +517,7 @@ class SessionList(ScrollView, can_focus=False):
 
     def _row_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
         info = row.info
-        fill = base + self.get_component_rich_style("session-list--cursor") if selected else base
+        fill = self._cursor_fill(base) if selected else base
         deleting = row.path == self.delete_path
         prefix_w = cell_len(row.prefix)
         # The places (file, cwd) may take half the row: the title is what the row is about.
@@ -508,7 +545,7 @@ class SessionList(ScrollView, can_focus=False):
         return self._strip(segments, width, fill)
 
     def _snippet_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
-        fill = base + self.get_component_rich_style("session-list--cursor") if selected else base
+        fill = self._cursor_fill(base) if selected else base
         hit = row.hit
         if hit is None or not hit.snippet:
             if hit is not None and id(hit) not in self._asked:
