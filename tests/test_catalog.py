@@ -560,6 +560,84 @@ def test_search_scope_by_paths_and_named_filter(tmp_path, cat):
     assert [h.info.id for h in cat.search("", name_filter="named")] == ["s3"]
 
 
+def keystroke_corpus(tmp_path, n=40, seed=7):
+    import random
+
+    rng = random.Random(seed)
+    words = ["websocket", "reconnect", "socket", "web", "recon", "the", "ab12", "12ab", "Σίσυφος", "😀", "x/y-z"]
+    folder = tmp_path / "agent" / "sessions" / "--p--"
+    for i in range(n):
+        texts = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 12))) for _ in range(rng.randint(1, 4))]
+        entries = [msg(f"m{j}", "user" if j % 2 == 0 else "assistant", t, ts=1000 + i * 10 + j)
+                   for j, t in enumerate(texts)]
+        if i % 5 == 0:
+            entries.append({"type": "session_info", "id": "i", "parentId": None, "timestamp": T0,
+                            "name": rng.choice(words)})
+        write(folder / f"{i:02d}.jsonl", header(f"s{i}", cwd=f"/w/{rng.choice(words)}"), *entries)
+    return folder
+
+
+def fresh_search(tmp_path, query, infos, mode):
+    with Catalog(agent_dir=str(tmp_path / "agent"), cache_dir=str(tmp_path / "cache")) as other:
+        return [(h.info.path, h.score, h.snippet, h.spans, h.field) for h in other.search(query, infos, mode=mode)]
+
+
+@pytest.mark.parametrize("mode", ["relevance", "recent"])
+def test_searching_a_key_at_a_time_equals_searching_afresh(tmp_path, cat, mode):
+    from pitui.store.search import filter_and_sort_sessions
+
+    keystroke_corpus(tmp_path)
+    infos = cat.list_all()
+    texts = {info.path: " ".join(t for _, _, t in cat.messages(info)) for info in infos}
+    for full in ["websocket reconnect", "web 12ab", "ab12 x", "σίσ 😀", 'web "socket recon" th']:
+        typed = [full[:i] for i in range(1, len(full) + 1)] + [full[:-1], full]
+        for query in typed:
+            hits = cat.search(query, infos, mode=mode, snippets=None)
+            got = [(h.info.path, h.score, h.snippet, h.spans, h.field) for h in hits]
+            assert got == fresh_search(tmp_path, query, infos, mode), query
+            expected = filter_and_sort_sessions(infos, query, mode, text_of=lambda i: texts[i.path])
+            assert [h.info.path for h in hits] == [i.path for i in expected], query
+
+
+def test_a_session_that_changed_between_keystrokes_is_matched_again(tmp_path, cat):
+    folder = keystroke_corpus(tmp_path, n=5)
+    infos = cat.list_all()
+    assert cat.search("zq", infos) == []
+    with (folder / "03.jsonl").open("a") as f:
+        f.write(line(msg("late", "user", "zqx arrived", ts=99999)))
+    infos = cat.list_all()
+    assert [h.info.id for h in cat.search("zqx", infos)] == ["s3"]
+
+
+def test_prepare_search_makes_the_first_search_need_no_reading(tmp_path, cat, monkeypatch):
+    keystroke_corpus(tmp_path, n=12)
+    infos = cat.list_all()
+    assert cat.prepare_search(infos)
+    monkeypatch.setattr(cat, "_texts", lambda *a: pytest.fail("read a text again"))
+    assert cat.search("websocket", infos, snippets=0)
+    assert not cat.prepare_search(infos, cancelled=lambda: True)
+
+
+def test_a_cancelled_search_raises_and_leaves_nothing_behind(tmp_path, cat):
+    from pitui.store.catalog import SearchCancelled
+
+    keystroke_corpus(tmp_path, n=300)
+    infos = cat.list_all()
+    with pytest.raises(SearchCancelled):
+        cat.search("websocket", infos, cancelled=lambda: True)
+    asked = []
+
+    def later() -> bool:
+        asked.append(1)
+        return len(asked) > 2  # the search has begun by then
+
+    with pytest.raises(SearchCancelled):
+        cat.search("websocket", infos, cancelled=later)
+    hits = cat.search("websocket", infos)
+    assert [(h.info.path, h.score) for h in hits] == [(p, sc) for p, sc, *_ in fresh_search(tmp_path, "websocket",
+                                                                                               infos, "relevance")]
+
+
 # -- pi itself ------------------------------------------------------------------------------------
 
 

@@ -242,3 +242,123 @@ def test_phrase_chunks_only_from_phrases():
     assert phrase_chunks(parse_search_query('fuzzy "Node  CVE-2024 ab" "xyz"')) == ["node", "cve-2024", "xyz"]
     assert phrase_chunks(parse_search_query("re:node")) == []
     assert phrase_chunks(parse_search_query("plain words")) == []
+
+
+# -- the keystroke fast path: a query typed further starts from the last one's outcomes -----------
+
+import random  # noqa: E402
+
+from pitui.store.search import TokenMatcher, lowered_utf16, order_matches  # noqa: E402
+
+_ALPHABET = "abcdeklmnorstw 0123-_./:ΣσςİIı😀é\u00a0\tXYZ"
+
+
+def _random_text(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice(_ALPHABET) for _ in range(n))
+
+
+def _random_query(rng: random.Random) -> str:
+    words = []
+    for _ in range(rng.randint(1, 3)):
+        word = _random_text(rng, rng.randint(1, 6)).replace(" ", "").replace("\t", "").replace("\u00a0", "")
+        if not word:
+            continue
+        if rng.random() < 0.2:
+            word = f'"{word} {_random_text(rng, 2).strip()}"'
+        elif rng.random() < 0.2:
+            word = rng.choice(["ab12", "12ab", "k3", "3k", "abc1"])
+        words.append(word)
+    return " ".join(words) or "a"
+
+
+def _slow(query: str, text: str) -> tuple[bool, float]:
+    result = match_text(None, parse_search_query(query), lowered_utf16(text))
+    return result.matches, result.score
+
+
+def _fast_chain(queries: list[str], texts: list[str]) -> list[list[tuple[bool, float]]]:
+    """Every query in turn, each starting from the outcomes of the one before when it extends
+    it, as the catalog does (texts the previous query did not match are skipped)."""
+    out = []
+    base = None
+    before: list = [None] * len(texts)
+    for query in queries:
+        parsed = parse_search_query(query)
+        matcher = TokenMatcher(parsed)
+        extends = base is not None and matcher.start_from(base)
+        row = []
+        for n, text in enumerate(texts):
+            tl = lowered_utf16(text)
+            if extends and before[n] is None:
+                row.append((False, 0))
+                continue
+            result = matcher.match(tl, before[n]) if extends else matcher.match(tl)
+            before[n] = None if result is None else result[1]
+            row.append((False, 0) if result is None else (True, result[0]))
+        base = parsed
+        out.append(row)
+    return out
+
+
+def test_token_matcher_equals_match_text_on_generated_texts_and_queries():
+    rng = random.Random(1234)
+    texts = [_random_text(rng, rng.randint(0, 80)) for _ in range(60)]
+    texts += ["ab12 cd", "12ab", "abc1", "k3", "ΑΣ", "x😀y😀z", "İstanbul ıi", "tw" * 40]
+    for _ in range(150):
+        query = _random_query(rng)
+        parsed = parse_search_query(query)
+        if parsed.mode != "tokens" or parsed.empty:
+            continue
+        matcher = TokenMatcher(parsed)
+        for text in texts:
+            result = matcher.match(lowered_utf16(text))
+            got = (False, 0) if result is None else (True, result[0])
+            assert got == _slow(query, text), (query, text)
+
+
+def test_typing_a_query_a_key_at_a_time_gives_the_slow_paths_results():
+    rng = random.Random(99)
+    texts = [_random_text(rng, rng.randint(5, 120)) for _ in range(80)]
+    texts += ["websocket reconnect after the socket closed", "web-sock et re.con/nect", "w e b", "abc12 x", "12abc"]
+    queries = ["websocket reconnect", "abc12 x", "12abc", 'web "sock et" re', "ΣΑΣ σ", "😀x 😀", "İi ı", "x/y-z_w"]
+    queries += [_random_query(rng) for _ in range(40)]
+    for full in queries:
+        prefixes = [full[:i] for i in range(1, len(full) + 1)]
+        # with a backspace and the key typed again, as people type
+        prefixes += [full[: len(full) - 1], full]
+        chain = [q for q in prefixes if (p := parse_search_query(q)).mode == "tokens" and not p.empty]
+        fast = _fast_chain(chain, texts)
+        for query, row in zip(chain, fast, strict=True):
+            assert row == [_slow(query, text) for text in texts], query
+
+
+def test_only_a_query_typed_further_starts_from_another():
+    def plan(new: str, old: str):
+        return TokenMatcher(parse_search_query(new)).plan(parse_search_query(old))
+
+    assert plan("webs", "web") == [("more", "web")]
+    assert plan("web s", "web") == [("same", "")]
+    assert plan("a webs", "a web") == [("same", ""), ("more", "web")]
+    assert plan("WEBS", "web") == [("more", "web")]  # compared lower-cased
+    assert plan("web", "webs") is None  # a backspace
+    assert plan("wxb", "web") is None
+    assert plan("b a", "a") is None  # the tokens must stay in place
+    assert plan('"web s"', '"web"') is None  # a phrase is not typed further
+    assert plan("ΑΣΑ", "ΑΣ") is None  # ς then σ: the lower-cased old one is no prefix
+    assert plan("webs", "re:web") is None
+
+
+def test_fuzzy_positions_map_utf16_units_back_to_characters():
+    text = "😀a😀😀bc😀d"
+    positions = fuzzy_positions("abd", text)
+    assert positions is not None
+    assert [text[p] for p in positions] == ["a", "b", "d"]
+    assert fuzzy_positions("😀b", text) == [0, 4]  # both halves of the pair: one character
+
+
+def test_order_matches_sorts_by_score_then_newest_keeping_ties_in_order():
+    items = [S("a", modified=1.0), S("b", modified=3.0), S("c", modified=3.0), S("d", modified=float("nan")),
+             S("e", modified=2)]
+    scored = [(items[0], 1.5), (items[1], 1.5), (items[2], 1.5), (items[3], 0.0), (items[4], 1.5)]
+    assert [s.id for s in order_matches(scored, "relevance")] == ["d", "b", "c", "e", "a"]
+    assert [s.id for s in order_matches(scored, "recent")] == ["a", "b", "c", "d", "e"]
