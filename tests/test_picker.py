@@ -899,3 +899,32 @@ async def test_narrow_terminals_hide_the_preview(tmp_path, width):
         await settle(pilot)
         assert picker(app).query_one("#picker-preview").display is False
         assert row_lines(app)[0].startswith("› I want a")
+
+
+def test_real_paths_equal_os_realpath(tmp_path):
+    from pitui.ui.picker import _real_path
+
+    real = tmp_path / "real" / "sub"
+    real.mkdir(parents=True)
+    (real / "f.jsonl").write_text("")
+    os.symlink(tmp_path / "real", tmp_path / "lnk")
+    os.symlink("sub/f.jsonl", tmp_path / "real" / "rel.jsonl")
+    os.symlink(real / "f.jsonl", tmp_path / "abs.jsonl")
+    os.symlink(tmp_path / "lnk" / "rel.jsonl", tmp_path / "chain.jsonl")
+    os.symlink("../sub/f.jsonl", real / "up.jsonl")
+    os.symlink("loop2", tmp_path / "loop1")
+    os.symlink("loop1", tmp_path / "loop2")
+    os.symlink("missing", tmp_path / "dangling")
+    names = ["lnk/sub/f.jsonl", "lnk/rel.jsonl", "abs.jsonl", "chain.jsonl", "lnk/sub/up.jsonl",
+             "real/sub/../sub/f.jsonl", "lnk/", "loop1", "dangling", "nope", "real//sub/f.jsonl"]
+    folders: dict[str, str] = {}
+    for path in [str(tmp_path / name) for name in names] + ["relative/x.jsonl"]:
+        try:
+            expected = os.path.realpath(path, strict=True)
+        except OSError as error:
+            expected = type(error).__name__
+        try:
+            got = _real_path(path, folders)
+        except OSError as error:
+            got = type(error).__name__
+        assert got == expected, path

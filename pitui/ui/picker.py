@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -451,11 +452,12 @@ class PickerScreen(Screen[None]):
         real path), for those not resolved before."""
         known = self._canon
         out: dict[str, str] = {}
+        folders: dict[str, str] = {}
         for info in infos:
             for path in (info.path, info.parent_session_path):
                 if isinstance(path, str) and path and path not in known and path not in out:
                     try:
-                        out[path] = os.path.realpath(path, strict=True)
+                        out[path] = _real_path(path, folders)
                     except (OSError, ValueError):
                         out[path] = path
         return out
@@ -609,16 +611,18 @@ class PickerScreen(Screen[None]):
         except Exception as error:  # a damaged cache, a vanished file: say so, keep the app
             self._from_thread(self._searched, generation, query, [], f"Search failed: {error}", False)
             return
-        self._from_thread(self._searched, generation, query, hits, None, new_query)
+        # The rows are made here, not on the UI thread: thousands of them, at every keystroke.
+        self._from_thread(self._searched, generation, query, [ListRow(hit.info, "", hit) for hit in hits], None,
+                          new_query)
 
-    def _searched(self, generation: int, query: str, hits: list[SearchHit], error: str | None,
+    def _searched(self, generation: int, query: str, rows: list[ListRow], error: str | None,
                   best_first: bool) -> None:
         if generation != self._searching:
             return
         self._search_error = error
         self._hits_query = query
-        follow = hits[0].info.path if best_first and hits else None
-        self._show_rows([ListRow(hit.info, "", hit) for hit in hits], two_lines=True, follow=follow)
+        follow = rows[0].path if best_first and rows else None
+        self._show_rows(rows, two_lines=True, follow=follow)
 
     @on(SessionList.SnippetsWanted)
     def _snippets_wanted(self, message: SessionList.SnippetsWanted) -> None:
@@ -922,6 +926,23 @@ class PickerScreen(Screen[None]):
         self._refilter()
         self._set_status("Session moved to trash")
         self._written()
+
+
+def _real_path(path: str, folders: dict[str, str], depth: int = 0) -> str:
+    """``os.path.realpath(path, strict=True)``, with each folder's real path worked out once
+    (in ``folders``): for the thousands of sessions of a few folders, a look at the file (and,
+    for a link, at its target) instead of one at every folder of every path."""
+    folder, name = os.path.split(path)
+    if depth > 40 or not os.path.isabs(path) or name in ("", ".", "..") or os.path.normpath(path) != path:
+        return os.path.realpath(path, strict=True)
+    real_folder = folders.get(folder)
+    if real_folder is None:
+        real_folder = folders[folder] = os.path.realpath(folder, strict=True)
+    full = os.path.join(real_folder, name)
+    if not stat.S_ISLNK(os.lstat(full).st_mode):
+        return full
+    # A link: its target, read from the folder it is in (which has no links left in it).
+    return _real_path(os.path.join(real_folder, os.readlink(full)), folders, depth + 1)
 
 
 def _sentence(text: str) -> str:
