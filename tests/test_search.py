@@ -293,7 +293,7 @@ def _fast_chain(queries: list[str], texts: list[str]) -> list[list[tuple[bool, f
                 row.append((False, 0))
                 continue
             result = matcher.match(tl, before[n]) if extends else matcher.match(tl)
-            before[n] = None if result is None else result[1]
+            before[n] = result
             row.append((False, 0) if result is None else (True, result[0]))
         base = parsed
         out.append(row)

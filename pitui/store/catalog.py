@@ -698,9 +698,9 @@ class Catalog:
         # sid -> (size, mtime_ns, id, name, cwd, lower-cased search text)
         self._lower_cache: dict[int, tuple[int, int, Any, str | None, str, str]] = {}
         self._lower_cache_chars = 0
-        # The outcomes of the last few token queries, per path: (search text, token outcomes or
-        # None for no match), for the next keystroke to start from.
-        self._outcomes: OrderedDict[Any, dict[str, tuple[str, Any]]] = OrderedDict()
+        # The outcomes of the last few token queries, for the next keystroke to start from: per
+        # path, the outcome (None: no match) and the lower-cased text it was found on.
+        self._outcomes: OrderedDict[Any, tuple[dict[str, Any], dict[str, str]]] = OrderedDict()
         self._sid_cache: dict[str, int] = {}
         self._sid_stamp: tuple[int, int, int] | None = None
         self._snippet_sources: OrderedDict[int, tuple[Any, str, list[Any]]] = OrderedDict()
@@ -1225,7 +1225,7 @@ class Catalog:
         is answered from the earlier outcomes: only the sessions it matched are looked at, from
         where each token's matching stopped.
         """
-        from .search import has_session_name, order_matches, parse_search_query
+        from .search import has_session_name, order_indexes, parse_search_query
 
         parsed = parse_search_query(query)
         if scope is None:
@@ -1240,13 +1240,11 @@ class Catalog:
             infos = [info for info in infos if has_session_name(info)]
         if parsed.empty:
             return [SearchHit(info, 0) for info in infos]
-        matched = self._retrying(lambda: self._match(infos, parsed, cancelled))
-        ordered = order_matches(((info, score) for info, score, _ in matched), mode)  # type: ignore[arg-type]
-        by_path = {info.path: (score, sid) for info, score, sid in matched}
+        found, scores, sids = self._retrying(lambda: self._match(infos, parsed, cancelled))
         hits = []
-        for n, info in enumerate(ordered):
-            score, sid = by_path[info.path]
-            hit = SearchHit(info, score)
+        for n, i in enumerate(order_indexes(scores, found, mode)):  # type: ignore[arg-type]
+            sid = sids[i]
+            hit = SearchHit(found[i], scores[i])
             if sid is not None and (snippets is None or n < snippets):
                 if cancelled is not None and cancelled():
                     raise SearchCancelled
@@ -1291,7 +1289,8 @@ class Catalog:
 
     def _match(
         self, infos: list[SessionInfo], parsed: Any, cancelled: Callable[[], bool] | None = None
-    ) -> list[tuple[SessionInfo, float, int | None]]:
+    ) -> tuple[list[SessionInfo], list[float], list[int | None]]:
+        """The sessions of ``infos`` that match, in their order, with their scores and sids."""
         from .search import TokenMatcher, match_text, phrase_chunks
 
         conn = self._conn()
@@ -1309,7 +1308,9 @@ class Catalog:
             for info in infos
             if (candidates is None or info.path in candidates) and info.path in sids
         }
-        out = []
+        found: list[SessionInfo] = []
+        scores: list[float] = []
+        found_sids: list[int | None] = []
         if parsed.mode == "regex":
             texts = self._texts(conn, set(wanted))
             for n, info in enumerate(infos):
@@ -1321,47 +1322,55 @@ class Catalog:
                 text = texts.get(sid, "") if sid is not None else ""
                 result = match_text(f"{info.id_text} {info.name or ''} {text} {info.cwd}", parsed)
                 if result.matches:
-                    out.append((info, result.score, sid))
-            return out
+                    found.append(info)
+                    scores.append(result.score)
+                    found_sids.append(sid)
+            return found, scores, found_sids
 
         lowered = self._lowered(conn, wanted)
         matcher = TokenMatcher(parsed)
-        base: dict[str, tuple[str, Any]] | None = None
+        # The outcomes of the longest remembered query this one extends: (outcome or None, per
+        # path; the text each was found on, per path).
+        base: tuple[dict[str, Any], dict[str, str]] | None = None
         best = -1
-        for old, outcomes in self._outcomes.items():
+        for old, kept in self._outcomes.items():
             reach = sum(len(token.value) for token in old.tokens)
             if reach > best and matcher.plan(old) is not None:
-                best, base = reach, outcomes
+                best, base = reach, kept
                 matcher.start_from(old)
+        base_outcomes, base_texts = base if base is not None else ({}, {})
         cache = self._lower_cache
-        outcomes: dict[str, tuple[str, Any]] = {}
+        outcomes: dict[str, Any] = {}
+        on_texts: dict[str, str] = {}
         for n, info in enumerate(infos):
             if cancelled is not None and not n & 127 and cancelled():
                 raise SearchCancelled
-            if candidates is not None and info.path not in candidates:
+            path = info.path
+            if candidates is not None and path not in candidates:
                 continue
-            sid = sids.get(info.path)
+            sid = sids.get(path)
             tl = lowered.get(sid) if sid is not None else None
             if tl is None:
                 tl = _lowered_search_text(info, "")
-            before = base.get(info.path) if base is not None else None
-            if before is not None and before[0] is tl:
-                if before[1] is None:  # the shorter query did not match: neither does this one
-                    outcomes[info.path] = before
-                    continue
-                result = matcher.match(tl, before[1])
+            if base_texts.get(path) is tl:
+                before = base_outcomes[path]
+                # The shorter query did not match: neither does this one.
+                outcome = None if before is None else matcher.match(tl, before)
             else:
-                result = matcher.match(tl)
-            entry = cache.get(sid) if sid is not None else None
-            if entry is not None and entry[-1] is tl:  # (texts not kept in memory are not kept here)
-                outcomes[info.path] = (tl, None if result is None else result[1])
-            if result is not None:
-                out.append((info, result[0], sid))
-        self._outcomes[parsed] = outcomes
+                outcome = matcher.match(tl)
+            # (Texts not kept in memory are not kept here either.)
+            if sid is not None and (entry := cache.get(sid)) is not None and entry[-1] is tl:
+                outcomes[path] = outcome
+                on_texts[path] = tl
+            if outcome is not None:
+                found.append(info)
+                scores.append(outcome[0])
+                found_sids.append(sid)
+        self._outcomes[parsed] = (outcomes, on_texts)
         self._outcomes.move_to_end(parsed)
         while len(self._outcomes) > 8:
             self._outcomes.popitem(last=False)
-        return out
+        return found, scores, found_sids
 
     def _lowered(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, str]:
         """The lower-cased UTF-16 form of each wanted session's search text (``id name

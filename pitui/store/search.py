@@ -447,13 +447,14 @@ def match_text(text: str | None, parsed: ParsedQuery, lowered16: str | None = No
     return MatchResult(True, total)
 
 
-# A token's outcome on one text, kept so that the next keystroke can start from it:
-# fuzzy: (matches, score, matched as typed, score before the whole-text bonus, last index,
-# consecutive run); phrase: (matches, score); an empty phrase: None.
-TokenState = tuple[Any, ...] | None
-# A text's outcome: its tokens' outcomes, and the sum of the scores of all tokens but the last.
-Outcome = tuple[tuple[TokenState, ...], float]
-_NO_MATCH: tuple[Any, ...] = (False, 0)
+# A text's outcome, kept so that the next keystroke can start from it: one flat tuple (a search
+# makes one per session and keystroke: nested ones would be garbage for the collector to
+# chase), ``(total score, sum of the scores of all tokens but the last, *token fields)``, six
+# fields a token: fuzzy ``(True, score, matched as typed, score before the whole-text bonus,
+# last index, consecutive run)``; phrase ``(True, score, False, 0, -1, 0)``; an empty phrase
+# ``(None, 0, False, 0, -1, 0)``.
+Outcome = tuple[Any, ...]
+_FIELDS = 6
 
 
 def _advance(q: str, tl: str, score: float, last: int, consecutive: int) -> tuple[float, int, int] | None:
@@ -544,46 +545,51 @@ class TokenMatcher:
         """Whether this matcher starts from the base query's outcomes."""
         return self._plan is not None
 
-    def match(self, tl: str, before: Outcome | None = None) -> tuple[float, Outcome] | None:
-        """Score and outcome of the text ``tl``, or None when it does not match. ``before``: the
-        base query's outcome on the same text (a matcher told to :meth:`start_from` it), to
-        start from."""
+    def match(self, tl: str, before: Outcome | None = None) -> Outcome | None:
+        """The outcome on the text ``tl`` (its score first), or None when it does not match.
+        ``before``: the base query's outcome on the same text (a matcher told to
+        :meth:`start_from` it), to start from."""
         if before is not None and (suffix := self._extend_last) is not None:
-            states, head = before
-            old = states[-1]
             _, q, swapped = self._preps[-1]
-            r = _advance(suffix, tl, old[3], old[4], old[5]) if old[2] and len(q) <= len(tl) else None
+            head = before[1]
+            # The last token's fields: ok, score, matched as typed, raw score, last, consecutive.
+            typed = before[-4] and len(q) <= len(tl)
+            r = _advance(suffix, tl, before[-3], before[-2], before[-1]) if typed else None
             if r is not None:
-                state = (True, r[0] - 100 if q == tl else r[0], True, *r)
-            elif swapped and (m := _match_lowered(swapped, tl))[0]:
-                state = (True, m[1] + 5, False, 0, -1, 0)
-            else:
-                return None
-            return head + state[1], ((*states[:-1], state), head)
+                score = r[0] - 100 if q == tl else r[0]
+                if len(before) == 2 + _FIELDS:
+                    return (head + score, head, True, score, True, r[0], r[1], r[2])
+                return (head + score, head, *before[2:-_FIELDS], True, score, True, r[0], r[1], r[2])
+            if swapped and (m := _match_lowered(swapped, tl))[0]:
+                score = m[1] + 5
+                return (head + score, head, *before[2:-_FIELDS], True, score, False, 0, -1, 0)
+            return None
         plan = self._plan if before is not None else None
         total: float = 0
         head: float = 0
-        states: list[TokenState] = []
+        fields: list[Any] = []
         collapsed: str | None = None
         last = len(self._preps) - 1
         for n, (kind, q, swapped) in enumerate(self._preps):
             if n == last:
                 head = total
             how = plan[n] if plan is not None and n < len(plan) else None
-            state: TokenState
+            at = 2 + n * _FIELDS
             if how is not None and how[0] == "same":
-                state = before[0][n]  # type: ignore[index]
+                state = before[at : at + _FIELDS]  # type: ignore[index]
             elif kind == "skip":
-                state = None
+                state = (None, 0, False, 0, -1, 0)
             elif kind == "phrase":
                 if collapsed is None:
                     collapsed = _collapse(tl)
                 idx = collapsed.find(q)
-                state = _NO_MATCH if idx < 0 else (True, idx * 0.1)
+                if idx < 0:
+                    return None
+                state = (True, idx * 0.1, False, 0, -1, 0)
             else:
                 r = None
                 if how is not None:
-                    old = before[0][n]  # type: ignore[index]
+                    old = before[at : at + _FIELDS]  # type: ignore[index]
                     # Matched as typed before: go on from there. (Matched only with letters and
                     # digits swapped: the longer token cannot match as typed either.)
                     if old[2] and len(q) <= len(tl):
@@ -593,19 +599,16 @@ class TokenMatcher:
                 elif len(q) <= len(tl):
                     r = _advance(q, tl, 0, -1, 0)
                 if r is not None:
-                    score = r[0] - 100 if q and q == tl else r[0]
-                    state = (True, score, True, *r)
+                    state = (True, r[0] - 100 if q and q == tl else r[0], True, *r)
                 elif swapped and (m := _match_lowered(swapped, tl))[0]:
                     state = (True, m[1] + 5, False, 0, -1, 0)
                 else:
-                    state = _NO_MATCH
-            states.append(state)
-            if state is None:
+                    return None
+            fields.extend(state)
+            if state[0] is None:
                 continue
-            if not state[0]:
-                return None
             total += state[1]
-        return total, (tuple(states), head)
+        return (total, head, *fields)
 
 
 def match_session(session: Any, parsed: ParsedQuery, all_messages_text: str | None = None) -> MatchResult:
@@ -649,13 +652,21 @@ def filter_and_sort_sessions(
 def order_matches(scored: Iterable[tuple[Any, float]], mode: SortMode) -> list[Any]:
     """The order pi shows matches in (``scored`` in the listing's order)."""
     items = list(scored)
+    order = order_indexes([score for _, score in items], [s for s, _ in items], mode)
+    return [items[n][0] for n in order]
+
+
+def order_indexes(scores: Sequence[float], sessions: Sequence[Any], mode: SortMode) -> list[int]:
+    """:func:`order_matches` as indexes into ``scores`` and ``sessions`` (one per match)."""
+    order = list(range(len(scores)))
     if mode == "recent":
-        return [s for s, _ in items]
-    # (score, newest first), ties in the listing's order (a stable sort's), as plain tuples:
-    # compared without a call per item.
-    keyed = [(score, -_modified(s), n) for n, (s, score) in enumerate(items)]
-    keyed.sort()
-    return [items[k[2]][0] for k in keyed]
+        return order
+    # By score, then newest first, then in the listing's order: two stable sorts on plain
+    # numbers (the second key first), which make no key tuple per match.
+    newest = [-_modified(s) for s in sessions]
+    order.sort(key=newest.__getitem__)
+    order.sort(key=scores.__getitem__)
+    return order
 
 
 def _modified(session: Any) -> float:
