@@ -659,7 +659,8 @@ async def _search_keystrokes(keystrokes: int, query: str, size: tuple[int, int],
     even headless, where it then writes nothing): each is timestamped with the list's rows
     object at that moment. ``SessionList.set_rows`` makes a new rows object, so the first
     frame showing a new object is the redraw with the filtered rows. The picker's own parts
-    are timed too: ``Catalog.search`` (in the search worker) and the debounce before it.
+    are timed too: ``Catalog.search`` (in the search worker) and the debounce before it, if the
+    picker has one (``SEARCH_DELAY_S``; 0 without).
     """
     from textual import events
 
@@ -741,7 +742,8 @@ async def _search_keystrokes(keystrokes: int, query: str, size: tuple[int, int],
                 await settle()
         app._display = display  # type: ignore[method-assign]
         catalog.search = search  # type: ignore[method-assign]
-    # The first key after start also fills the catalog's cache of lower-cased texts: apart.
+    # The first key after start has no earlier query to start from (and, where the picker has
+    # not read the texts ahead, reads them): apart.
     first_ms = latencies[0] * 1000
     ms = sorted(x * 1000 for x in latencies[1:]) or [first_ms]
     out.update(

@@ -429,8 +429,13 @@ class PickerScreen(Screen[None]):
         """Read and lower-case the listed sessions' texts now, so the first search keystroke
         does not have to."""
         worker = get_current_worker()
+
+        def cancelled() -> bool:
+            time.sleep(0)  # between batches, the UI thread first (see _search)
+            return worker.is_cancelled
+
         with contextlib.suppress(Exception):  # only a head start: a search does this itself
-            self.catalog.prepare_search(infos, cancelled=lambda: worker.is_cancelled)
+            self.catalog.prepare_search(infos, cancelled=cancelled)
 
     def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run ``callback`` on the UI thread, unless the app is gone or the worker cancelled."""
