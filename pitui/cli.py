@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .safe_text import safe
 from .store import paths
 from .store.jsonl import MISSING, dumps
+from .store.timefmt import format_age
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -126,26 +127,6 @@ def _print_summary(session: Session) -> None:
           f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}")
 
 
-def _age(ms: float, now_ms: float) -> str:
-    """pi's age text: now, 5m, 3h, 2d, 1w, 4mo, 1y."""
-    minutes = max(0.0, now_ms - ms) / 60000
-    if minutes < 1:
-        return "now"
-    if minutes < 60:
-        return f"{int(minutes)}m"
-    hours = minutes / 60
-    if hours < 24:
-        return f"{int(hours)}h"
-    days = hours / 24
-    if days < 7:
-        return f"{int(days)}d"
-    if days < 30:
-        return f"{int(days // 7)}w"
-    if days < 365:
-        return f"{int(days // 30)}mo"
-    return f"{int(days // 365)}y"
-
-
 def _one_line(text: str, width: int) -> str:
     text = " ".join(safe(text).split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -160,7 +141,7 @@ def _print_rows(sessions: Sequence[Any], show_cwd: bool) -> None:
         if show_cwd and info.cwd:
             cwd = "~" + info.cwd[len(home):] if info.cwd.startswith(home) else info.cwd
             where = f"  {safe(cwd)}"
-        print(f"{safe(str(info.id))[:8]:8}  {_age(info.modified, now_ms):>4}  {info.message_count:>5}  "
+        print(f"{safe(str(info.id))[:8]:8}  {format_age(info.modified, now_ms):>4}  {info.message_count:>5}  "
               f"{_one_line(title, 72)}{where}")
 
 

@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from ..safe_text import safe_line
 from ..store.preview import SessionPreview
+from ..store.timefmt import format_age
 
 __all__ = [
     "FactTable",
@@ -46,28 +47,6 @@ _ROLE_ORDER = {role: index for index, role in enumerate(_ROLE_NAMES)}
 
 # --------------------------------------------------------------------------------------------
 # Formatting
-
-
-def format_age(ms: float | None, now_ms: float) -> str:
-    """How long ago ``ms`` was, as pi's session picker says it: now, 5m, 3h, 2d, 1w, 4mo, 2y."""
-    if ms is None or math.isnan(ms):
-        return "?"
-    minutes = math.floor((now_ms - ms) / 60_000)
-    if minutes < 1:
-        return "now"
-    if minutes < 60:
-        return f"{minutes}m"
-    hours = minutes // 60
-    if hours < 24:
-        return f"{hours}h"
-    days = hours // 24
-    if days < 7:
-        return f"{days}d"
-    if days < 30:
-        return f"{days // 7}w"
-    if days < 365:
-        return f"{days // 30}mo"
-    return f"{days // 365}y"
 
 
 def format_time(ms: float | None, now_ms: float) -> str:

@@ -28,6 +28,7 @@ from textual.widget import Widget
 
 from ..safe_text import safe_line
 from ..store.catalog import SearchHit, SessionInfo
+from ..store.timefmt import format_age
 
 __all__ = [
     "ListRow",
@@ -54,29 +55,6 @@ class ListRow:
 
 
 # -- pi's formats --------------------------------------------------------------------------------
-
-
-def format_age(modified_ms: float, now_ms: float) -> str:
-    """pi's ``formatSessionDate``: now, 5m, 3h, 2d, 1w, 4mo, 1y (floored)."""
-    if math.isnan(modified_ms):
-        return "?"  # pi prints "NaNy"
-    diff = now_ms - modified_ms
-    minutes = math.floor(diff / 60000)
-    if minutes < 1:
-        return "now"
-    if minutes < 60:
-        return f"{minutes}m"
-    hours = math.floor(diff / 3600000)
-    if hours < 24:
-        return f"{hours}h"
-    days = math.floor(diff / 86400000)
-    if days < 7:
-        return f"{days}d"
-    if days < 30:
-        return f"{days // 7}w"
-    if days < 365:
-        return f"{days // 30}mo"
-    return f"{days // 365}y"
 
 
 def shorten_path(path: str, home: str) -> str:
