@@ -29,7 +29,6 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
@@ -40,13 +39,14 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ..safe_text import safe_line
 from ..store.paths import default_session_dir, session_dir_for, sessions_root
 from ..store.search import has_session_name
+from .commands import PaletteCommand, ScreenCommands
 from .preview import PreviewPane
 from .session_list import ListRow, SessionList, threaded_rows
 
 if TYPE_CHECKING:
     from ..store.catalog import Catalog, Problem, SearchHit, SessionInfo
 
-__all__ = ["PickerCommands", "PickerFooter", "PickerHeader", "PickerScreen", "RenameScreen"]
+__all__ = ["PickerFooter", "PickerHeader", "PickerScreen", "RenameScreen"]
 
 Scope = Literal["current", "all"]
 SortMode = Literal["threaded", "recent", "relevance"]
@@ -224,28 +224,6 @@ class RenameScreen(ModalScreen[str | None]):
 # -- the command palette ---------------------------------------------------------------------------
 
 
-class PickerCommands(Provider):
-    """The picker's actions in the command palette (F2)."""
-
-    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        screen = self.screen
-        if not isinstance(screen, PickerScreen):
-            return []
-        return [(title, partial(screen.run_palette_action, action), text)
-                for title, action, text in screen.PALETTE if screen.check_action(action, ())]
-
-    async def discover(self) -> Hits:
-        for title, callback, text in self._commands():
-            yield DiscoveryHit(title, callback, help=text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, callback, text in self._commands():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, help=text)
-
-
 # -- the screen ------------------------------------------------------------------------------------
 
 
@@ -253,7 +231,7 @@ class PickerScreen(Screen[None]):
     """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
 
     BINDING_GROUP_TITLE = "Session picker"
-    COMMANDS: ClassVar = {PickerCommands}
+    COMMANDS: ClassVar = {ScreenCommands}
     # Ctrl+D, Ctrl+Backspace, Enter and Tab mean something to the search box too: the picker's
     # meaning wins (priority), except where check_action hands the key back to the box.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -339,6 +317,11 @@ class PickerScreen(Screen[None]):
     @property
     def search_box(self) -> Input:
         return self.query_one("#picker-query", Input)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The picker's actions in the command palette (F2): those that can run now."""
+        return [(title, partial(self.run_palette_action, action), text)
+                for title, action, text in self.PALETTE if self.check_action(action, ())]
 
     def on_mount(self) -> None:
         self.catalog  # noqa: B018  (made here, on the UI thread, before any worker asks for it)

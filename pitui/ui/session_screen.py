@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
@@ -29,6 +29,7 @@ from ..store.conversation import Item, OtherMessage, TextPart, entry_items, repl
 from ..store.preview import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from ..store.session import Entry, FileChangedError, NotASessionError, Session
 from ..store.treeview import TreeModel
+from .commands import PaletteCommand, ScreenCommands
 from .conversation import ConversationView
 from .preview import format_cost, format_size, format_tokens, shorten_home
 from .session_tree import SessionTree
@@ -44,53 +45,6 @@ ITEM_CACHE_ENTRIES = 20_000
 PATH_DELAY = 0.04
 # After pi wrote to the session, the header's usage is counted again once it pauses this long.
 USAGE_DELAY = 1.0
-
-
-class SessionCommands(Provider):
-    """The session view's actions in the command palette (F2)."""
-
-    def _commands(self) -> list[tuple[str, Any, str]]:
-        screen = self.screen
-        if not isinstance(screen, SessionScreen) or screen.session is None:
-            return []
-        tree = screen.query_one(SessionTree)
-        view = screen.query_one(ConversationView)
-
-        def tree_action(action: str, *args: Any) -> Any:
-            def run() -> None:
-                tree.focus()
-                getattr(tree, f"action_{action}")(*args)
-
-            return run
-
-        commands: list[tuple[str, Any, str]] = [
-            (f"tree: Filter {label}", tree_action("filter", mode), f"Show {shows}")
-            for mode, label, shows in FILTER_COMMANDS
-        ]
-        commands += [
-            ("tree: Go to the leaf", tree_action("leaf"), "The entry pi continues from"),
-            ("tree: Go to the parent", tree_action("parent"), "The entry above the highlighted one"),
-            ("tree: Next branch", tree_action("sibling", 1), "The next sibling branch"),
-            ("tree: Previous branch", tree_action("sibling", -1), "The previous sibling branch"),
-            ("tree: Next label", tree_action("label", 1), "The next labelled entry"),
-            ("tree: Previous label", tree_action("label", -1), "The previous labelled entry"),
-            ("tree: Toggle label times", tree_action("toggle_label_times"), "When each label was set"),
-            ("conversation: Toggle thinking", view.action_toggle_thinking, "Show or fold every thinking block"),
-            ("session: Reload", screen.action_reload, "Read the file again from disk"),
-            ("session: Back to the session list", screen.action_back, "Leave this session"),
-        ]
-        return commands
-
-    async def discover(self) -> Hits:
-        for title, callback, text in self._commands():
-            yield DiscoveryHit(title, callback, help=text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, callback, text in self._commands():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, help=text)
 
 
 FILTER_COMMANDS = (
@@ -109,7 +63,7 @@ class SessionScreen(Screen[None]):
     """
 
     BINDING_GROUP_TITLE = "Session view"
-    COMMANDS: ClassVar = {SessionCommands}
+    COMMANDS: ClassVar = {ScreenCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="session.back", tooltip="Back to the session list"),
         Binding("f5", "reload", "Reload", id="session.reload", tooltip="Read the file again from disk"),
@@ -364,6 +318,38 @@ class SessionScreen(Screen[None]):
         if self._usage_timer is not None:
             self._usage_timer.stop()
         self._usage_timer = self.set_timer(USAGE_DELAY, self.count_usage)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The view's actions in the command palette (F2)."""
+        if self.session is None:
+            return []
+        tree = self.query_one(SessionTree)
+        view = self.query_one(ConversationView)
+
+        def tree_action(action: str, *args: Any) -> Callable[[], None]:
+            def run() -> None:
+                tree.focus()
+                getattr(tree, f"action_{action}")(*args)
+
+            return run
+
+        commands: list[PaletteCommand] = [
+            (f"tree: Filter {label}", tree_action("filter", mode), f"Show {shows}")
+            for mode, label, shows in FILTER_COMMANDS
+        ]
+        commands += [
+            ("tree: Go to the leaf", tree_action("leaf"), "The entry pi continues from"),
+            ("tree: Go to the parent", tree_action("parent"), "The entry above the highlighted one"),
+            ("tree: Next branch", tree_action("sibling", 1), "The next sibling branch"),
+            ("tree: Previous branch", tree_action("sibling", -1), "The previous sibling branch"),
+            ("tree: Next label", tree_action("label", 1), "The next labelled entry"),
+            ("tree: Previous label", tree_action("label", -1), "The previous labelled entry"),
+            ("tree: Toggle label times", tree_action("toggle_label_times"), "When each label was set"),
+            ("conversation: Toggle thinking", view.action_toggle_thinking, "Show or fold every thinking block"),
+            ("session: Reload", self.action_reload, "Read the file again from disk"),
+            ("session: Back to the session list", self.action_back, "Leave this session"),
+        ]
+        return commands
 
     # ------------------------------------------------------------------ actions
 
