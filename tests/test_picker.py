@@ -928,3 +928,21 @@ def test_real_paths_equal_os_realpath(tmp_path):
         except OSError as error:
             got = type(error).__name__
         assert got == expected, path
+
+
+async def test_a_listing_that_fails_says_why_and_stops_saying_loading(tmp_path, monkeypatch):
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+
+    def broken(self, *args, **kwargs):
+        raise OSError("input/output error")
+
+    monkeypatch.setattr(Catalog, "list", broken)
+    monkeypatch.setattr(Catalog, "cached_list", lambda self, *a, **k: None, raising=False)
+    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(140, 24)) as pilot:
+        await settle(pilot)
+        lines = header_lines(app)
+        assert "Failed to load sessions: OSError: input/output error" in lines[1]
+        assert "Loading" not in lines[0]
+        assert "◉ Current Folder" in lines[0]

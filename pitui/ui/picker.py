@@ -482,6 +482,7 @@ class PickerScreen(Screen[None]):
             state.infos = []
         state.complete = True
         self._finish_load(scope)
+        self._update_header()  # no longer "Loading"
         if scope == self.scope:
             self._set_status(f"Failed to load sessions: {message}", error=True, seconds=4)
             self._refilter()
