@@ -304,28 +304,11 @@ def _match_lowered(q: str, tl: str) -> tuple[bool, float, list[int] | None]:
         return True, 0, []
     if len(q) > len(tl):
         return False, 0, None
-    score: float = 0
-    last = -1
-    consecutive = 0
-    i = -1
-    positions = []
-    find = tl.find
-    for ch in q:
-        i = find(ch, i + 1)
-        if i < 0:
-            return False, 0, None
-        if last == i - 1:
-            consecutive += 1
-            score -= consecutive * 5
-        else:
-            consecutive = 0
-            if last >= 0:
-                score += (i - last - 1) * 2
-        if i == 0 or tl[i - 1] in BOUNDARY_CHARS:
-            score -= 10
-        score += i * 0.1
-        last = i
-        positions.append(i)
+    positions: list[int] = []
+    state = _advance(q, tl, 0, -1, 0, positions)
+    if state is None:
+        return False, 0, None
+    score = state[0]
     if q == tl:
         score -= 100
     return True, score, positions
@@ -457,9 +440,11 @@ Outcome = tuple[Any, ...]
 _FIELDS = 6
 
 
-def _advance(q: str, tl: str, score: float, last: int, consecutive: int) -> tuple[float, int, int] | None:
+def _advance(q: str, tl: str, score: float, last: int, consecutive: int,
+             positions: list[int] | None = None) -> tuple[float, int, int] | None:
     """pi-tui's ``matchQuery`` loop over ``q``, from the state it had after the characters before
-    ``q`` (``(0, -1, 0)`` at the start): the new state, or None when a character is missing."""
+    ``q`` (``(0, -1, 0)`` at the start): the new state, or None when a character is missing.
+    ``positions``, if given, gets the index of each matched unit."""
     find = tl.find
     i = last
     for ch in q:
@@ -477,6 +462,8 @@ def _advance(q: str, tl: str, score: float, last: int, consecutive: int) -> tupl
             score -= 10
         score += i * 0.1
         last = i
+        if positions is not None:
+            positions.append(i)
     return score, last, consecutive
 
 
