@@ -2,6 +2,10 @@
 
     # ~/.config/pitui/config.toml  ($XDG_CONFIG_HOME/pitui/config.toml, or $PITUI_CONFIG)
     resume_command = ["pi", "--session", "{path}"]   # what the resume key runs
+    summarizer_command = "llm -s 'Summarize this branch'"  # branch text on stdin, summary on stdout
+    summarizer_timeout = 120                         # seconds before the summarizer is stopped
+    theme = "textual-dark"                           # any Textual theme name
+    tree_filter = "default"                          # default|no-tools|user-only|labeled-only|all
     [keys]                                           # binding id = keys, comma separated
     "picker.delete" = "ctrl+d,delete"
 
@@ -16,15 +20,22 @@ import shlex
 import tomllib
 from dataclasses import dataclass, field
 
-__all__ = ["DEFAULT_RESUME_COMMAND", "Config", "config_path", "load_config"]
+__all__ = ["DEFAULT_RESUME_COMMAND", "TREE_FILTERS", "Config", "config_path", "load_config"]
 
 DEFAULT_RESUME_COMMAND = ("pi", "--session", "{path}")
+DEFAULT_SUMMARIZER_TIMEOUT = 120.0
+DEFAULT_THEME = "textual-dark"
+TREE_FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")  # pi's treeFilterMode values
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
     resume_command: tuple[str, ...] = DEFAULT_RESUME_COMMAND
     keys: dict[str, str] = field(default_factory=dict)
+    summarizer_command: tuple[str, ...] | None = None  # none: summaries are written by hand
+    summarizer_timeout: float = DEFAULT_SUMMARIZER_TIMEOUT
+    theme: str = DEFAULT_THEME
+    tree_filter: str = "default"
     path: str | None = None  # the file read, if any
     problems: tuple[str, ...] = ()  # what was wrong with it; shown once at start
 
@@ -53,14 +64,20 @@ def load_config(path: str | None = None) -> Config:
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         return Config(path=path, problems=(f"{path}: {error}; using the defaults",))
     problems: list[str] = []
-    resume: tuple[str, ...] = DEFAULT_RESUME_COMMAND
-    value = raw.get("resume_command")
-    if isinstance(value, str) and value.strip():
-        resume = tuple(shlex.split(value))
-    elif isinstance(value, list) and value and all(isinstance(arg, str) for arg in value):
-        resume = tuple(value)
-    elif value is not None:
-        problems.append(f"{path}: resume_command must be a command line or a list of strings")
+    resume = _command(raw, "resume_command", path, problems) or DEFAULT_RESUME_COMMAND
+    summarizer = _command(raw, "summarizer_command", path, problems)
+    timeout = raw.get("summarizer_timeout", DEFAULT_SUMMARIZER_TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        problems.append(f"{path}: summarizer_timeout must be a number of seconds above 0")
+        timeout = DEFAULT_SUMMARIZER_TIMEOUT
+    theme = raw.get("theme", DEFAULT_THEME)
+    if not isinstance(theme, str) or not theme.strip():
+        problems.append(f"{path}: theme must be the name of a theme")
+        theme = DEFAULT_THEME
+    tree_filter = raw.get("tree_filter", "default")
+    if tree_filter not in TREE_FILTERS:
+        problems.append(f"{path}: tree_filter must be one of {', '.join(TREE_FILTERS)}")
+        tree_filter = "default"
     keys: dict[str, str] = {}
     table = raw.get("keys", {})
     if isinstance(table, dict):
@@ -71,4 +88,23 @@ def load_config(path: str | None = None) -> Config:
                 problems.append(f"{path}: keys.{binding_id} must be a string of keys")
     else:
         problems.append(f"{path}: [keys] must be a table")
-    return Config(resume_command=resume, keys=keys, path=path, problems=tuple(problems))
+    return Config(resume_command=resume, keys=keys, summarizer_command=summarizer,
+                  summarizer_timeout=float(timeout), theme=theme.strip(), tree_filter=tree_filter,
+                  path=path, problems=tuple(problems))
+
+
+def _command(raw: dict[str, object], key: str, path: str, problems: list[str]) -> tuple[str, ...] | None:
+    """A command from the file: a command line (split as a shell would) or a list of arguments."""
+    value = raw.get(key)
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str) and value.strip():
+            return tuple(shlex.split(value))
+    except ValueError as error:  # an unclosed quote
+        problems.append(f"{path}: {key}: {error}")
+        return None
+    if isinstance(value, list) and value and all(isinstance(arg, str) for arg in value):
+        return tuple(value)
+    problems.append(f"{path}: {key} must be a command line or a list of strings")
+    return None

@@ -119,3 +119,19 @@ async def test_keymap_from_the_config_rebinds_a_key(tmp_path: Path) -> None:
         assert tree.selected_id == "a0000001"
         await pilot.press("f3")
         assert tree.selected_id == "a0000003"
+
+
+def test_config_summarizer_theme_and_tree_filter(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('summarizer_command = "sum --short"\nsummarizer_timeout = 30\n'
+                    'theme = "nord"\ntree_filter = "no-tools"\n')
+    config = load_config(str(path))
+    assert config.summarizer_command == ("sum", "--short")
+    assert config.summarizer_timeout == 30.0
+    assert (config.theme, config.tree_filter, config.problems) == ("nord", "no-tools", ())
+    path.write_text('summarizer_command = "sum \'open"\nsummarizer_timeout = -1\ntree_filter = "odd"\ntheme = 3\n')
+    broken = load_config(str(path))
+    assert broken.summarizer_command is None
+    assert (broken.summarizer_timeout, broken.theme, broken.tree_filter) == (120.0, "textual-dark", "default")
+    assert len(broken.problems) == 4
+    assert Config().summarizer_command is None

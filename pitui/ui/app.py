@@ -109,6 +109,12 @@ class PituiApp(App[AppResult | None]):
     def on_mount(self) -> None:
         if self.config.keys:
             self.set_keymap(self.config.keys)
+        if self.config.theme in self.available_themes:
+            self.theme = self.config.theme
+        else:
+            self.notify(f"{self.config.path}: no theme named {self.config.theme!r}; themes: "
+                        f"{', '.join(sorted(self.available_themes))}", title="Config", severity="warning",
+                        markup=False, timeout=8)
         for problem in self.config.problems:
             self.notify(problem, title="Config", severity="warning", markup=False, timeout=8)
         from .picker import PickerScreen

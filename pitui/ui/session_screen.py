@@ -109,16 +109,24 @@ class SessionScreen(Screen[None]):
 
     # ------------------------------------------------------------------ reading
 
-    @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
     def load(self, select: Any = None) -> None:
-        """Read the whole file and lay the tree out, off the UI thread."""
+        """Read the whole file and lay the tree out, off the UI thread (``select`` highlighted)."""
+        self._load(select, self._filter_mode())
+
+    @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
+    def _load(self, select: Any, filter_mode: str) -> None:
         try:
             session = Session.load(self.session_path)
-            model = TreeModel(session, selected_id=select)
+            model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
         except (OSError, NotASessionError) as error:
             self.app.call_from_thread(self._failed, error)
             return
         self.app.call_from_thread(self._loaded, session, model)
+
+    def _filter_mode(self) -> str:
+        """The filter the tree shows now, or the configured one at first."""
+        tree_model = self.query_one(SessionTree).model
+        return tree_model.filter_mode if tree_model is not None else self.app.config.tree_filter
 
     def _failed(self, error: Exception) -> None:
         tree = self.query_one(SessionTree)
