@@ -319,6 +319,73 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+# Example invocations shown under each command's --help. A session is named by its file or a
+# prefix of its id; the ids below are the demo's (add --demo to try any of them on a copy).
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "app": (
+        "pitui                             the picker on this folder's sessions",
+        "pitui --all                       the picker on every project's sessions",
+        "pitui --demo 019cf5ce             a session's view, on a copy of the demo sessions",
+        'pi --session "$(pitui --print)"   choose a session, then resume it in pi',
+    ),
+    "commands": (
+        "pitui ls --all",
+        "pitui search 'cache reboot'",
+        "pitui inspect 019cf5ce",
+        "pitui COMMAND --help",
+    ),
+    "inspect": (
+        "pitui inspect 019cf5ce",
+        "pitui inspect ~/.pi/agent/sessions/--home-me-proj--/SESSION.jsonl --json",
+        "pitui inspect --demo 019cf5ce --json",
+    ),
+    "ls": (
+        "pitui ls",
+        "pitui ls --all",
+        "pitui ls --all --json | jq -r '.[].path'",
+    ),
+    "search": (
+        "pitui search 'cache reboot'",
+        "pitui search '\"--no-cache\"' --all",
+        "pitui search 're:time\\.(monotonic|time)' --all --json",
+    ),
+    "label": (
+        "pitui label 019cf5ce f24d81fc repro     label an entry",
+        "pitui label 019cf5ce f24d81fc           clear its label",
+    ),
+    "rename": (
+        "pitui rename 019cf5ce 'Cache expiry after reboot'",
+        "pitui rename 019cf5ce ''                clear the name",
+    ),
+    "branch": (
+        "pitui branch 019cf5ce f24d81fc",
+        "pitui branch 019cf5ce f24d81fc --summary 'Tried time.time(); reverted it'",
+        "pitui branch 019cf5ce 61404ca3          a user message: the leaf moves to its parent",
+    ),
+    "fork": (
+        "pitui fork 019cf5ce f24d81fc",
+        'pi --session "$(pitui fork 019cf5ce f24d81fc)"',
+    ),
+    "clone": (
+        "pitui clone 019cf5ce",
+        'pi --session "$(pitui clone 019cf5ce)"',
+    ),
+    "trash": (
+        "pitui trash 019cf5ce",
+        "pitui trash ~/.pi/agent/sessions/--home-me-proj--/SESSION.jsonl",
+    ),
+    "export": (
+        "pitui export 019cf5ce > session.md",
+        "pitui export 019cf5ce --format html -o session.html",
+        "pitui export 019cf5ce --leaf f24d81fc",
+    ),
+}
+
+
+def _examples(name: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+
+
 def build_parser() -> argparse.ArgumentParser:
     def common_options(suppress: bool) -> argparse.ArgumentParser:
         # Given before or after the command: the subcommand's copy must not reset the value
@@ -333,48 +400,53 @@ def build_parser() -> argparse.ArgumentParser:
 
     common = common_options(suppress=True)
     parser = argparse.ArgumentParser(prog="pitui", parents=[common_options(suppress=False)],
-                                     description="Browse, search and edit pi coding-agent sessions.")
+                                     description="Browse, search and edit pi coding-agent sessions.",
+                                     epilog=_examples("commands"),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, func: Any, help: str) -> argparse.ArgumentParser:
-        command = sub.add_parser(name, parents=[common], help=help, description=help)
+        command = sub.add_parser(name, parents=[common], help=help, description=help, epilog=_examples(name),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         command.set_defaults(func=func)
         return command
 
+    session_help = "session file, or a unique prefix of its id"
+    entry_help = "entry id, or a unique prefix of it"
     p = add("inspect", cmd_inspect, "show a session (--json: the oracle's canonical JSON)")
-    p.add_argument("session", help="session file, or a unique prefix of its id")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("session", help=session_help)
+    p.add_argument("--json", action="store_true", help="print the session as the pi oracle's canonical JSON")
     p = add("ls", cmd_ls, "list sessions of this folder (--all: every project), newest first")
-    p.add_argument("--all", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--all", action="store_true", help="every project's sessions")
+    p.add_argument("--json", action="store_true", help="one JSON array of sessions")
     p = add("search", cmd_search, 'search sessions: words (fuzzy), "exact phrase", re:regex')
-    p.add_argument("query")
-    p.add_argument("--all", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("query", help='fuzzy words, "exact phrase" or re:regex, as in pi\'s /resume')
+    p.add_argument("--all", action="store_true", help="search every project's sessions")
+    p.add_argument("--json", action="store_true", help="one JSON array of matches, with snippets")
     p = add("label", cmd_label, "label an entry (no text clears the label)")
-    p.add_argument("session")
-    p.add_argument("entry", help="entry id or unique prefix")
-    p.add_argument("text", nargs="?")
+    p.add_argument("session", help=session_help)
+    p.add_argument("entry", help=entry_help)
+    p.add_argument("text", nargs="?", help="the label; left out, the label is cleared")
     p = add("rename", cmd_rename, "name a session (an empty name clears it)")
-    p.add_argument("session")
-    p.add_argument("name")
+    p.add_argument("session", help=session_help)
+    p.add_argument("name", help="the new name ('' clears it)")
     p = add("branch", cmd_branch, "move the session's leaf to an entry, so pi continues from there")
-    p.add_argument("session")
-    p.add_argument("entry")
+    p.add_argument("session", help=session_help)
+    p.add_argument("entry", help=entry_help)
     p.add_argument("--summary", metavar="TEXT", help="a summary of the branch being left")
     p = add("fork", cmd_fork, "new session with the path up to an entry; prints its file")
-    p.add_argument("session")
-    p.add_argument("entry")
+    p.add_argument("session", help=session_help)
+    p.add_argument("entry", help=entry_help)
     p = add("clone", cmd_clone, "new session with the active path; prints its file")
-    p.add_argument("session")
+    p.add_argument("session", help=session_help)
     p = add("trash", cmd_trash, "move a session file to the trash")
-    p.add_argument("session")
+    p.add_argument("session", help=session_help)
     p = add("export", cmd_export, "export the active path (or --leaf) as Markdown or HTML")
-    p.add_argument("session")
-    p.add_argument("--leaf", metavar="ENTRY")
-    p.add_argument("--format", choices=["md", "html"], default="md")
-    p.add_argument("-o", "--output", metavar="FILE")
+    p.add_argument("session", help=session_help)
+    p.add_argument("--leaf", metavar="ENTRY", help="export the path to this entry instead of the active path")
+    p.add_argument("--format", choices=["md", "html"], default="md", help="md (default) or html")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     return parser
 
 
@@ -398,7 +470,8 @@ def build_app_parser(commands: Sequence[str]) -> argparse.ArgumentParser:
         prog="pitui",
         description="Browse, search and edit pi coding-agent sessions. With no arguments, opens the "
                     "session picker for this folder; with a session, opens its tree and conversation.",
-        epilog=f"commands (pitui COMMAND --help): {', '.join(commands)}",
+        epilog=f"commands (pitui COMMAND --help): {', '.join(commands)}\n\n{_examples('app')}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("session", nargs="?", help="a session file, or a unique prefix of its id, to open")
     parser.add_argument("--all", action="store_true", help="start the picker on every project's sessions")
