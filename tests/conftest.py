@@ -26,6 +26,7 @@ import pytest
 ORACLE_DIR = Path(__file__).resolve().parent / "oracle"
 ORACLE_SCRIPT = ORACLE_DIR / "pi_session.mjs"
 TREE_SCRIPT = ORACLE_DIR / "pi_tree.mjs"
+BRANCH_SCRIPT = ORACLE_DIR / "pi_branch.mjs"
 PI_PACKAGE = "@mariozechner/pi-coding-agent"
 PI_VERSION = "0.73.1"
 MIN_NODE = (20, 6)  # the package's "engines"
@@ -115,6 +116,13 @@ class Oracle:
         # Split on newlines only: JSON.stringify leaves U+2028 and U+2029 raw inside strings.
         return [json.loads(line) for line in out.split("\n") if line]
 
+    def branch_summary_input(self, requests: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """What pi would summarise when moving from a file's leaf to a target
+        (``tests/oracle/pi_branch.mjs``, which documents the requests), one answer per request."""
+        stdin = "".join(json.dumps(r) + "\n" for r in requests)
+        out = self._run_bytes([], stdin=stdin, timeout=300, script=BRANCH_SCRIPT).decode()
+        return [json.loads(line) for line in out.split("\n") if line]
+
     def dir(self, cwd: str, agent_dir: str | os.PathLike[str]) -> str:
         """The session folder pi uses for ``cwd`` under ``agent_dir`` (pi creates it)."""
         return self._run(["dir", cwd, os.fspath(agent_dir)]).rstrip("\n")
@@ -201,6 +209,23 @@ def oracle() -> Oracle:
             pytest.fail(f"the pi oracle is required in CI: {found}", pytrace=False)
         pytest.skip(reason=found)
     return found
+
+
+# Property-based tests (hypothesis): "ci", the default, runs enough examples to mean something,
+# with a fixed seed (derandomize) so that a failure in CI is the same failure on any machine;
+# "dev" is a quick pass while editing (HYPOTHESIS_PROFILE=dev). Tests that call pi's oracle (a
+# node process per example) scale their own count down from max_examples.
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # the property tests import hypothesis themselves and say it is missing
+    pass
+else:
+    settings.register_profile(
+        "ci", max_examples=400, deadline=None, derandomize=True, database=None, print_blob=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    settings.register_profile("dev", parent=settings.get_profile("ci"), max_examples=40)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

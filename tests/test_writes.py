@@ -123,7 +123,9 @@ def test_branch_with_summary(tmp_path: Path):
     actions.branch(str(path), "a0000001", summary="Tried X; it failed.")
     (line,) = new_lines(path, before)
     data = orjson.loads(line)
-    assert list(data) == ["type", "id", "parentId", "timestamp", "fromId", "summary"]
+    # pi's key order; details as pi records them (no file was read or changed on that branch)
+    assert list(data) == ["type", "id", "parentId", "timestamp", "fromId", "summary", "details"]
+    assert data["details"] == {"readFiles": [], "modifiedFiles": []}
     assert data["parentId"] == "a0000001" and data["fromId"] == "a0000001"
     roles = [m["role"] for m in Session.load(str(path)).context().messages]
     assert roles == ["user", "assistant", "branchSummary"]

@@ -55,9 +55,49 @@ def _is_prompt(entry: Entry) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class BranchResult:
-    entry_id: str | None
+    entry_id: str | None  # the entry written (None: nothing was)
     new_leaf: str | None
     prompt_text: str | None  # the chosen user message's text, to copy: pitui has no editor
+    summary_dropped: bool = False  # a summary was given but the move leaves nothing behind (pi writes none)
+
+
+@dataclass(frozen=True, slots=True)
+class BranchPlan:
+    """What branching at an entry would do, before anything is written."""
+
+    target: Entry
+    new_leaf: Any  # an entry id, or None: before everything
+    old_leaf: Any  # the file's leaf now
+    already_there: bool  # nothing to write
+    abandoned: list[Entry]  # the entries a summary would be about (pi's rule); may be empty
+    prompt_text: str | None
+
+
+# The entries a branch summary is made of (pi's getMessageFromEntry); the rest is bookkeeping.
+_SUMMARISED_TYPES = frozenset({"message", "custom_message", "branch_summary", "compaction"})
+
+
+def plan_branch(session: Session, entry_ref: str) -> BranchPlan:
+    """Where the leaf goes when the user chooses ``entry_ref``, and what it leaves behind.
+
+    Choosing a user message puts the leaf on its parent (so the message can be asked again) and
+    offers its text; a root user message puts it before everything. Choosing where the
+    conversation already is writes nothing.
+    """
+    from .digest import abandoned_entries
+
+    target = resolve_entry(session, entry_ref)
+    prompt = message_text(target) if _is_prompt(target) else None
+    current = effective_leaf(session)
+    new_leaf: Any = target.parent_id if _is_prompt(target) else target.id
+    if new_leaf is MISSING or (new_leaf is not None and new_leaf not in session.by_id):
+        new_leaf = None  # an orphan's parent is gone: before everything
+    already = target.id == session.leaf_id or new_leaf == current
+    old_leaf = None if session.leaf_id is MISSING else session.leaf_id
+    abandoned = [] if already else abandoned_entries(session, old_leaf, target.id)
+    if not any(e.type in _SUMMARISED_TYPES for e in abandoned):
+        abandoned = []  # only bookkeeping left behind (labels, markers): nothing to summarise
+    return BranchPlan(target, new_leaf, old_leaf, already, abandoned, prompt)
 
 
 def _open(path: str) -> SessionManager:
@@ -102,49 +142,67 @@ def rename(path: str, name: str) -> str:
 
 
 def branch(path: str, entry_ref: str, summary: str | None = None) -> BranchResult:
-    """Move the leaf to an entry, persistently, with or without a branch summary.
-
-    Choosing a user message puts the leaf on its parent (so the message can be asked again) and
-    returns its text; a root user message puts it before everything (the new entry is a root).
-    Choosing where the conversation already is writes nothing.
-    """
-    return _retrying(lambda: _branch(path, entry_ref, summary))
+    """Move the leaf to an entry, persistently, with or without a branch summary (see
+    :func:`plan_branch` for where the leaf goes)."""
+    return _retrying(lambda: branch_in(_open(path), entry_ref, summary))
 
 
-def _branch(path: str, entry_ref: str, summary: str | None) -> BranchResult:
-    manager = _open(path)
+def branch_in(manager: SessionManager, entry_ref: str, summary: str | None = None,
+              details: Any = None) -> BranchResult:
+    """:func:`branch` through an open manager. A summary is written only when the move leaves
+    entries behind (pi's rule); its ``details`` default to the files they read and changed."""
+    from .digest import file_lists
+
     session = manager.session
-    target = resolve_entry(session, entry_ref)
-    prompt = message_text(target) if _is_prompt(target) else None
-    current = _effective_leaf(session)
-    if target.id == session.leaf_id:
-        return BranchResult(None, current, prompt)  # pi: "Already at this point"
-    new_leaf: Any = target.parent_id if _is_prompt(target) else target.id
-    if new_leaf is MISSING or (new_leaf is not None and new_leaf not in session.by_id):
-        new_leaf = None  # an orphan's parent is gone: before everything
-    if new_leaf == current:
-        return BranchResult(None, new_leaf, prompt)  # already there: nothing to write
+    plan = plan_branch(session, entry_ref)
+    if plan.already_there:
+        return BranchResult(None, plan.new_leaf, plan.prompt_text)  # pi: "Already at this point"
+    new_leaf = plan.new_leaf
     if new_leaf is not None and session.in_cycle(session.by_id[new_leaf]):
         raise ActionError(f"entry {new_leaf} is in a parentId cycle: pi would hang on a leaf there")
-    if summary is not None and summary.strip():
-        entry_id = manager.branch_with_summary(new_leaf, summary.strip())
-        return BranchResult(entry_id, new_leaf, prompt)
+    wanted = summary is not None and bool(summary.strip())
+    if wanted and plan.abandoned:
+        assert summary is not None
+        if details is None:
+            details = file_lists(plan.abandoned).details()
+        entry_id = manager.branch_with_summary(new_leaf, summary.strip(), details)
+        return BranchResult(entry_id, new_leaf, plan.prompt_text)
+    entry_id = move_leaf(manager, new_leaf)
+    return BranchResult(entry_id, new_leaf, plan.prompt_text, summary_dropped=wanted)
+
+
+def move_leaf(manager: SessionManager, new_leaf: Any) -> str:
+    """Make ``new_leaf`` (an entry id, or None: before everything) the leaf pi will read: a
+    ``pitui.branch`` entry under it records the leaf it came from."""
+    session = manager.session
     previous_leaf = session.leaf_id
     if new_leaf is None:
         manager.reset_leaf()
     else:
         manager.branch(new_leaf)
     data = {"from": previous_leaf if previous_leaf is not MISSING else None}
-    entry_id = manager.append_custom_entry(BRANCH_CUSTOM_TYPE, data)
-    return BranchResult(entry_id, new_leaf, prompt)
+    return manager.append_custom_entry(BRANCH_CUSTOM_TYPE, data)
 
 
-def _effective_leaf(session: Session) -> Any:
-    """Where the conversation is: the leaf, or the entry a pitui branch marker stands for."""
-    leaf = session.leaf()
-    if leaf is not None and leaf.type == "custom" and leaf.get("customType") == BRANCH_CUSTOM_TYPE:
-        return leaf.parent_id
-    return session.leaf_id
+def is_branch_marker(entry: Entry | None) -> bool:
+    return entry is not None and entry.type == "custom" and entry.get("customType") == BRANCH_CUSTOM_TYPE
+
+
+def effective_leaf(session: Session, leaf_id: Any = MISSING) -> Any:
+    """Where the conversation is: the leaf (or ``leaf_id``), or the entry pitui's branch
+    markers stand for."""
+    if leaf_id is MISSING:
+        leaf_id = session.leaf_id
+    leaf = session.entry(leaf_id)
+    seen = 0
+    while is_branch_marker(leaf) and seen < 1_000:
+        assert leaf is not None
+        parent = leaf.parent_id
+        if parent is None or parent is MISSING:
+            return None
+        leaf = session.entry(parent)
+        seen += 1
+    return leaf.id if leaf is not None else leaf_id
 
 
 def fork(path: str, entry_ref: str) -> str:

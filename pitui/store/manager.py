@@ -80,7 +80,20 @@ class SessionManager:
     @classmethod
     def open(cls, path: str, session_dir: str | None = None, cwd_override: str | None = None) -> SessionManager:
         """Open a session file. Raises :class:`NotASessionError` for a foreign or corrupt file."""
-        session = Session.load(path) if os.path.exists(path) else Session()
+        session = Session.load(path) if os.path.exists(path) else Session(path)
+        return cls.attach(session, path, session_dir, cwd_override)
+
+    @classmethod
+    def attach(cls, session: Session, path: str | None = None, session_dir: str | None = None,
+               cwd_override: str | None = None) -> SessionManager:
+        """A manager over a session already read from ``path`` (default: where it was read).
+
+        Appends go to the file and into ``session``, so a view holding it stays current; an
+        append is refused if the file changed since ``session`` last read it.
+        """
+        path = path or session.path
+        if path is None:
+            raise ValueError("the session was not read from a file")
         header_cwd = (session.header or {}).get("cwd")
         cwd = cwd_override if cwd_override is not None else header_cwd if header_cwd is not None else os.getcwd()
         manager = cls.__new__(cls)

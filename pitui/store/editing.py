@@ -1,0 +1,186 @@
+"""Writing to a session that is open in a view: label, rename, branch, and undo them.
+
+:class:`SessionEditor` writes through the :class:`~pitui.store.session.Session` the view
+already holds, so a write on a 100,000-entry file is one appended line, not a new read of the
+file. Before each write it reads what pi appended meanwhile, so the new entry hangs off the
+leaf pi left; the write itself is refused if the file changed after that read.
+
+Undo appends the entry that restores the state before an action (the previous label, name
+or leaf): the file only ever grows, and pi reads the restored state back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import ActionError, BranchPlan, branch_in, effective_leaf, move_leaf, plan_branch, resolve_entry
+from .manager import SessionManager
+from .session import Session
+
+__all__ = ["SessionEditor", "Written"]
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """The outcome of one action, for the status line."""
+
+    entry_id: str | None  # the entry appended; None: nothing was written
+    message: str  # what was written (or why nothing was), in a sentence
+    show_id: Any = None  # the entry to highlight after it
+    prompt_text: str | None = None  # a chosen user message's text, to ask again
+
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    kind: str  # "label", "name" or "leaf"
+    written_id: str  # the entry the action appended
+    before: Any  # the label, name or leaf before the action
+    after: Any  # the label or name the action set
+    target: Any = None  # the labelled entry
+    description: str = ""
+
+
+class SessionEditor:
+    """The writes of one session view. ``session`` must have been read from its file."""
+
+    def __init__(self, session: Session) -> None:
+        if session.path is None:
+            raise ValueError("the session was not read from a file")
+        self.session = session
+        self._undo: list[_Undo] = []
+        self._last_written: str | None = None  # undoing a branch needs it to be the leaf still
+
+    # ------------------------------------------------------------------ reading first
+
+    def catch_up(self) -> int:
+        """Read what was appended since the last read (pi writing); returns the entries read.
+
+        Raises :class:`~pitui.store.session.FileChangedError` when the file was replaced: it must be read again
+        whole before anything is written to it.
+        """
+        if self.session.migrated:
+            return 0  # an old-format file is rewritten whole on its first write; that write checks it
+        return self.session.refresh()
+
+    def _manager(self) -> SessionManager:
+        return SessionManager.attach(self.session)
+
+    # ------------------------------------------------------------------ actions
+
+    def plan_branch(self, entry_id: Any) -> BranchPlan:
+        self.catch_up()
+        return plan_branch(self.session, _ref(entry_id))
+
+    def branch(self, entry_id: Any, summary: str | None = None, details: Any = None) -> Written:
+        """Move the leaf to ``entry_id`` (pi's rules), with a summary of the branch left, if given."""
+        self.catch_up()
+        session = self.session
+        before = session.leaf_id
+        result = branch_in(self._manager(), _ref(entry_id), summary, details)
+        if result.entry_id is None:
+            return Written(None, "Already at this point: nothing written", result.new_leaf, result.prompt_text)
+        self._remember(_Undo("leaf", result.entry_id, before, None, description="branch"))
+        where = _short(result.new_leaf) if result.new_leaf is not None else "the start (an empty conversation)"
+        written = session.entry(result.entry_id)
+        if written is not None and written.type == "branch_summary":
+            message = f"Branched to {where}: wrote branch summary {result.entry_id}"
+        else:
+            message = f"Branched to {where}: wrote a pitui.branch entry {result.entry_id}"
+            if result.summary_dropped:
+                message += " (no summary: this move leaves nothing behind)"
+        show = result.entry_id if written is not None and written.type == "branch_summary" else result.new_leaf
+        return Written(result.entry_id, message, show, result.prompt_text)
+
+    def label(self, entry_id: Any, label: str | None) -> Written:
+        """Set a label (``None`` or blank: clear it). An unchanged label writes nothing."""
+        self.catch_up()
+        session = self.session
+        target = resolve_entry(session, _ref(entry_id))
+        text = (label or "").strip() or None
+        before = session.labels.get(target.id)
+        if text == before:
+            return Written(None, "Label unchanged: nothing written", target.id)
+        written = self._manager().append_label_change(target.id, text)
+        self._remember(_Undo("label", written, before, text, target.id, "label"))
+        what = f"Label “{text}” set on {_short(target.id)}" if text else f"Label cleared on {_short(target.id)}"
+        return Written(written, f"{what}: wrote label entry {written}", target.id)
+
+    def rename(self, name: str) -> Written:
+        """Name the session (blank: clear the name). An unchanged name writes nothing."""
+        self.catch_up()
+        session = self.session
+        text = " ".join(name.split())
+        before = session.name
+        if (text or None) == before:
+            return Written(None, "Name unchanged: nothing written", None)
+        written = self._manager().append_session_info(text)
+        self._remember(_Undo("name", written, before, session.name, description="rename"))
+        what = f"Named “{session.name}”" if session.name else "Name cleared"
+        return Written(written, f"{what}: wrote session_info entry {written}", None)
+
+    # ------------------------------------------------------------------ undo
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def undo_description(self) -> str | None:
+        return self._undo[-1].description if self._undo else None
+
+    def undo(self) -> Written:
+        """Undo the last label, rename or branch by appending the entry that restores it.
+
+        Refused (:class:`ActionError`, nothing written) when the state it would restore was
+        changed since by someone else: a label or name set again, or, for a branch, anything
+        appended after pitui's last write (undoing it would leave pi's new entries behind).
+        """
+        if not self._undo:
+            raise ActionError("Nothing to undo")
+        self.catch_up()
+        session = self.session
+        last = self._undo[-1]
+        manager = self._manager()
+        if last.kind == "label":
+            if session.labels.get(last.target) != last.after:
+                raise ActionError("The label was changed since: nothing undone")
+            written = manager.append_label_change(last.target, last.before)
+            what = (f"label “{last.before}” back on {_short(last.target)}" if last.before
+                    else f"label removed from {_short(last.target)}")
+            show = last.target
+        elif last.kind == "name":
+            if session.name != last.after:
+                raise ActionError("The session was renamed since: nothing undone")
+            written = manager.append_session_info(last.before or "")
+            what = f"name “{last.before}” back" if last.before else "name cleared"
+            show = None
+        else:
+            if session.leaf_id != self._last_written:
+                raise ActionError("The session went on since (pi wrote to it): undoing the branch would leave "
+                                  "that behind; nothing undone")
+            restored = effective_leaf(session, last.before) if last.before in session.by_id else None
+            written = move_leaf(manager, restored)
+            where = _short(restored) if restored is not None else "the start"
+            what = f"leaf back on {where}"
+            show = restored
+        self._undo.pop()
+        self._last_written = written
+        return Written(written, f"Undone: {what}: wrote entry {written}", show)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _remember(self, undo: _Undo) -> None:
+        self._undo.append(undo)
+        self._last_written = undo.written_id
+
+
+def _ref(entry_id: Any) -> str:
+    if not isinstance(entry_id, str):
+        raise ActionError("This entry has no id pi could use: nothing written")
+    return entry_id
+
+
+def _short(entry_id: Any) -> str:
+    return str(entry_id)[:8]
+

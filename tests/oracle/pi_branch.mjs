@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// pi's own branch-summary preparation (core/compaction/branch-summarization.js), for the tests
+// to compare pitui's digest and summarizer input with.
+//
+//   node pi_branch.mjs < REQUESTS      one JSON request a line, one JSON answer a line
+//
+// A request: {"file": PATH, "target": ENTRY_ID}: the user moves from the session's leaf to the
+// target. The answer: {"entryIds": [...], "transcript": TEXT, "readFiles": [...],
+// "modifiedFiles": [...]}: the entries pi would summarise (collectEntriesForBranchSummary), the
+// text its model would be given (serializeConversation of convertToLlm of
+// prepareBranchEntries, no token budget) and the file lists it stores as details; or
+// {"error": message}. pi only ever gets copies of the files, as in pi_tree.mjs.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@mariozechner", "pi-coding-agent");
+
+async function load(relative) {
+  const file = path.join(PKG, "dist", ...relative.split("/"));
+  statSync(file);
+  return import(pathToFileURL(file).href);
+}
+
+let sessions, summaries, utils, messages;
+try {
+  sessions = await load("core/session-manager.js");
+  summaries = await load("core/compaction/branch-summarization.js");
+  utils = await load("core/compaction/utils.js");
+  messages = await load("core/messages.js");
+} catch (error) {
+  process.stderr.write(`pi not found at ${PKG}: ${error.message}\n`);
+  process.exit(3);
+}
+
+function answer(request, tmp, slot) {
+  const dir = path.join(tmp, String(slot));
+  mkdirSync(dir);
+  const copy = path.join(dir, path.basename(request.file));
+  copyFileSync(request.file, copy);
+  try {
+    const sm = sessions.SessionManager.open(copy, dir);
+    const { entries } = summaries.collectEntriesForBranchSummary(sm, sm.getLeafId(), request.target);
+    const { messages: prepared, fileOps } = summaries.prepareBranchEntries(entries, 0);
+    const transcript = utils.serializeConversation(messages.convertToLlm(prepared));
+    const { readFiles, modifiedFiles } = utils.computeFileLists(fileOps);
+    return { entryIds: entries.map((e) => e.id), transcript, readFiles, modifiedFiles };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), "pitui-branch-oracle-"));
+try {
+  const input = readFileSync(0, "utf8").split("\n").filter((line) => line.trim());
+  input.forEach((line, slot) => {
+    let result;
+    try {
+      result = answer(JSON.parse(line), tmp, slot);
+    } catch (error) {
+      result = { error: String(error?.message ?? error) };
+    }
+    process.stdout.write(JSON.stringify(result) + "\n");
+  });
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
