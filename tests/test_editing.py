@@ -210,7 +210,7 @@ def test_undo_restores_label_name_and_leaf_in_turn(tmp_path: Path, oracle: Any) 
 
     undone = editor.undo()  # the branch
     assert path.read_bytes().startswith(lines) and path.stat().st_size > size  # only ever grows
-    assert undone.show_id == leaf_before and f"leaf back on {leaf_before}" in undone.message
+    assert undone.show_id == leaf_before and f"the leaf is back on {leaf_before}" in undone.message
     seen = check_with_pi(oracle, path)
     assert seen["branch"][-2] == leaf_before
     assert len(seen["context"]["messages"]) == 8

@@ -49,7 +49,8 @@ def message_text(entry: Entry) -> str:
     return ""
 
 
-def _is_prompt(entry: Entry) -> bool:
+def is_prompt(entry: Entry) -> bool:
+    """A user message or an extension's message: choosing one means asking it again."""
     return (entry.type == "message" and entry.role == "user") or entry.type == "custom_message"
 
 
@@ -87,9 +88,9 @@ def plan_branch(session: Session, entry_ref: str) -> BranchPlan:
     from .digest import abandoned_entries
 
     target = resolve_entry(session, entry_ref)
-    prompt = message_text(target) if _is_prompt(target) else None
+    prompt = message_text(target) if is_prompt(target) else None
     current = effective_leaf(session)
-    new_leaf: Any = target.parent_id if _is_prompt(target) else target.id
+    new_leaf: Any = target.parent_id if is_prompt(target) else target.id
     if new_leaf is MISSING or (new_leaf is not None and new_leaf not in session.by_id):
         new_leaf = None  # an orphan's parent is gone: before everything
     already = target.id == session.leaf_id or new_leaf == current

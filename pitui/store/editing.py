@@ -14,11 +14,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import ActionError, BranchPlan, branch_in, effective_leaf, move_leaf, plan_branch, resolve_entry
+from .actions import (
+    ActionError,
+    BranchPlan,
+    branch_in,
+    effective_leaf,
+    is_prompt,
+    message_text,
+    move_leaf,
+    plan_branch,
+    resolve_entry,
+)
 from .manager import SessionManager
 from .session import Session
 
-__all__ = ["SessionEditor", "Written"]
+__all__ = ["Forked", "SessionEditor", "Written"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +39,12 @@ class Written:
     message: str  # what was written (or why nothing was), in a sentence
     show_id: Any = None  # the entry to highlight after it
     prompt_text: str | None = None  # a chosen user message's text, to ask again
+
+
+@dataclass(frozen=True, slots=True)
+class Forked:
+    path: str  # the new session file
+    prompt_text: str | None  # the user message forked before, to ask again
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +135,30 @@ class SessionEditor:
         what = f"Named “{session.name}”" if session.name else "Name cleared"
         return Written(written, f"{what}: wrote session_info entry {written}", None)
 
+    def fork(self, entry_id: Any) -> Forked:
+        """A new session in the same folder holding the path up to ``entry_id``; on a user
+        message, up to the entry before it (pi's ``/fork``), with the message's text to ask again."""
+        self.catch_up()
+        session = self.session
+        target = resolve_entry(session, _ref(entry_id))
+        prompt = message_text(target) if is_prompt(target) else None
+        end = target.parent_id if prompt is not None else target.id
+        if end is None or end not in session.by_id:
+            raise ActionError("Nothing comes before the first message: highlight a later entry to fork")
+        path = self._manager().create_branched_session(end, write_now=True)
+        assert path is not None
+        return Forked(path, prompt)
+
+    def clone(self) -> str:
+        """A new session in the same folder holding the whole active path (pi's ``/clone``)."""
+        self.catch_up()
+        leaf = self.session.leaf()
+        if leaf is None:
+            raise ActionError("Nothing to clone yet")
+        path = self._manager().create_branched_session(leaf.id, write_now=True)
+        assert path is not None
+        return path
+
     # ------------------------------------------------------------------ undo
 
     @property
@@ -146,14 +186,14 @@ class SessionEditor:
             if session.labels.get(last.target) != last.after:
                 raise ActionError("The label was changed since: nothing undone")
             written = manager.append_label_change(last.target, last.before)
-            what = (f"label “{last.before}” back on {_short(last.target)}" if last.before
-                    else f"label removed from {_short(last.target)}")
+            what = (f"the label on {_short(last.target)} is “{last.before}” again" if last.before
+                    else f"the label on {_short(last.target)} is gone again")
             show = last.target
         elif last.kind == "name":
             if session.name != last.after:
                 raise ActionError("The session was renamed since: nothing undone")
             written = manager.append_session_info(last.before or "")
-            what = f"name “{last.before}” back" if last.before else "name cleared"
+            what = f"the name is “{last.before}” again" if last.before else "the session has no name again"
             show = None
         else:
             if session.leaf_id != self._last_written:
@@ -162,11 +202,11 @@ class SessionEditor:
             restored = effective_leaf(session, last.before) if last.before in session.by_id else None
             written = move_leaf(manager, restored)
             where = _short(restored) if restored is not None else "the start"
-            what = f"leaf back on {where}"
+            what = f"the leaf is back on {where}"
             show = restored
         self._undo.pop()
         self._last_written = written
-        return Written(written, f"Undone: {what}: wrote entry {written}", show)
+        return Written(written, f"Undid the {last.description}: {what} (wrote entry {written})", show)
 
     # ------------------------------------------------------------------ helpers
 

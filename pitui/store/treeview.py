@@ -832,6 +832,11 @@ class TreeModel:
             return f"{when.month}/{when.day} {clock}"
         return f"{str(when.year)[-2:]}/{when.month}/{when.day} {clock}"
 
+    def entry_text(self, entry_id: Any) -> str:
+        """An entry's one-line text as its row shows it (without gutter, label or markers)."""
+        node = self._node_of(entry_id)
+        return "".join(text for text, _ in self._content(node)) if node >= 0 else ""
+
     def _content(self, node: int) -> tuple[tuple[str, str], ...]:
         slot = self._slot[node]
         cached = self._content_cache.get(slot)

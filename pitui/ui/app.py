@@ -35,7 +35,7 @@ def styles_dir() -> Path:
     raise FileNotFoundError(f"pitui's styles are missing (looked in {package / 'styles'})")
 
 
-STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss")
+STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss", "dialogs.tcss")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +151,15 @@ class PituiApp(App[AppResult | None]):
             self.pop_screen()
         else:
             self.switch_screen(PickerScreen(scope=self.start_scope))
+
+    def back_to_picker(self) -> None:
+        """Leave every session view for the picker (after the session was trashed)."""
+        from .picker import PickerScreen
+
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, PickerScreen):
+            self.pop_screen()
+        if not isinstance(self.screen, PickerScreen):
+            self.leave_session()
 
     def choose_session(self, path: str) -> None:
         """The user picked a session in the picker: open it, or print it and end (``--print``)."""

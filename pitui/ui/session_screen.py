@@ -25,12 +25,25 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from ..safe_text import safe_line
+from ..store.actions import ActionError
 from ..store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
+from ..store.digest import branch_digest, branch_transcript, file_lists, format_file_operations
+from ..store.editing import SessionEditor, Written
 from ..store.preview import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from ..store.session import Entry, FileChangedError, NotASessionError, Session
+from ..store.summarize import SummarizerError
 from ..store.treeview import TreeModel
 from .commands import PaletteCommand, ScreenCommands
 from .conversation import ConversationView
+from .dialogs import (
+    BRANCH_COMMAND,
+    BRANCH_WRITE,
+    BranchDialog,
+    ConfirmDialog,
+    LabelDialog,
+    SummarizingDialog,
+    SummaryEditor,
+)
 from .preview import format_cost, format_size, format_tokens, shorten_home
 from .session_tree import SessionTree
 
@@ -64,9 +77,23 @@ class SessionScreen(Screen[None]):
 
     BINDING_GROUP_TITLE = "Session view"
     COMMANDS: ClassVar = {ScreenCommands}
+    # Shifted letters, as pi binds Shift+L and Shift+T in its tree: plain letters are search text.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="session.back", tooltip="Back to the session list"),
-        Binding("f5", "reload", "Reload", id="session.reload", tooltip="Read the file again from disk"),
+        Binding("shift+l,L", "edit_label", "Label", id="session.label",
+                tooltip="Set or clear the highlighted entry's label"),
+        Binding("ctrl+r", "rename", "Rename", show=False, id="session.rename", tooltip="Rename the session"),
+        Binding("shift+f,F", "fork", "Fork", id="session.fork",
+                tooltip="A new session with the path up to the highlighted entry"),
+        Binding("shift+c,C", "clone", "Clone", show=False, id="session.clone",
+                tooltip="A new session with the whole active path"),
+        Binding("shift+d,D", "trash", "Trash", show=False, id="session.trash",
+                tooltip="Move the session to the trash (asks first)"),
+        Binding("shift+p,P", "resume", "Resume in pi", show=False, id="session.resume",
+                tooltip="Leave pitui and continue the session in pi, from its leaf"),
+        Binding("ctrl+z", "undo", "Undo", id="session.undo",
+                tooltip="Undo the last label, rename or branch (by appending the entry that restores it)"),
+        Binding("f5", "reload", "Reload", show=False, id="session.reload", tooltip="Read the file again from disk"),
     ]
 
     def __init__(self, path: str, entry_id: str | None = None) -> None:
@@ -74,6 +101,7 @@ class SessionScreen(Screen[None]):
         self.session_path = path
         self.start_entry = entry_id
         self.session: Session | None = None
+        self.editor: SessionEditor | None = None
         self.stats: SessionPreview | None = None
         self.removed = False
         self._items: OrderedDict[Entry, list[Item]] = OrderedDict()
@@ -93,6 +121,7 @@ class SessionScreen(Screen[None]):
                 yield SessionTree(id="tree")
                 yield Static(id="tree-status")
             yield ConversationView(id="conversation")
+        yield Static(id="session-status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -138,6 +167,10 @@ class SessionScreen(Screen[None]):
 
     def _loaded(self, session: Session, model: TreeModel) -> None:
         self.session = session
+        if self.editor is None:
+            self.editor = SessionEditor(session)
+        else:  # read again: the undo history stays, it names entries of the same file
+            self.editor.session = session
         self._items.clear()
         self._shown_id = object()
         self._path_shown = False
@@ -277,11 +310,208 @@ class SessionScreen(Screen[None]):
         if self.session is not None:
             event.view.set_replaced(event.entry_id, replaced_items(self.session, event.entry_id))
 
+    # ------------------------------------------------------------------ writing
+
     @on(SessionTree.Selected)
     def _selected(self, event: SessionTree.Selected) -> None:
-        """Enter in the tree: read that entry's conversation in the pane beside it."""
-        self._show_path(event.entry_id)
-        self.query_one(ConversationView).focus()
+        """Enter in the tree: branch there."""
+        self.branch_here(event.entry_id)
+
+    @work(exclusive=True, group="session-write", exit_on_error=False)
+    async def branch_here(self, entry_id: Any) -> None:
+        """pi's tree selection: move the leaf here, asking first whether to summarise the branch
+        being left (when it leaves something behind). Cancelling at any step writes nothing."""
+        editor = self._editor_for_writing()
+        if editor is None:
+            return
+        try:
+            plan = editor.plan_branch(entry_id)
+        except (ActionError, FileChangedError, OSError) as error:
+            self._write_failed(error)
+            return
+        if plan.already_there:
+            self._say("Already at this point: nothing written")
+            return
+        summary: str | None = None
+        if plan.abandoned:
+            config = self.app.config
+            command = config.summarizer_command
+            while True:
+                destination = self._describe(plan.new_leaf) if plan.new_leaf is not None else \
+                    "the start (an empty conversation)"
+                choice = await self.app.push_screen_wait(BranchDialog(
+                    destination, _left_behind(plan.abandoned), " ".join(command) if command else None))
+                if choice is None:
+                    self._say("Branch cancelled: nothing written")
+                    return
+                if choice == BRANCH_WRITE:
+                    digest = await asyncio.to_thread(branch_digest, plan.abandoned)
+                    summary = await self.app.push_screen_wait(SummaryEditor(digest))
+                    if summary is None:
+                        continue  # back to the question
+                elif choice == BRANCH_COMMAND and command:
+                    transcript = await asyncio.to_thread(branch_transcript, plan.abandoned)
+                    outcome = await self.app.push_screen_wait(SummarizingDialog(
+                        command, transcript, config.summarizer_timeout, self.session.cwd if self.session else None))
+                    if outcome is None:
+                        self._say("Summarization cancelled: nothing written")
+                        return
+                    if isinstance(outcome, SummarizerError):
+                        self._say(f"No summary: {outcome}. Nothing written", error=True)
+                        self.notify(safe_line(str(outcome)), title="Summarizer failed", severity="error",
+                                    markup=False, timeout=10)
+                        return
+                    # As pi's own summaries end: the files the branch read and changed.
+                    summary = outcome + format_file_operations(file_lists(plan.abandoned))
+                break
+        written = self._write(lambda: editor.branch(entry_id, summary))
+        if written is not None and written.prompt_text:
+            text = written.prompt_text
+            self.app.copy_to_clipboard(text)
+            shown = safe_line(text) if len(text) <= 400 else safe_line(text[:400]) + "…"
+            self.notify(shown, title="Copied to the clipboard: ask it again in pi", markup=False, timeout=12)
+
+    def action_edit_label(self) -> None:
+        editor = self._editor_for_writing()
+        entry_id = self.query_one(SessionTree).selected_id
+        if editor is None or entry_id is None:
+            return
+        current = editor.session.labels.get(entry_id)
+
+        def chosen(label: str | None) -> None:
+            if label is not None:
+                self._write(lambda: editor.label(entry_id, label))
+            else:
+                self._say("Label unchanged: nothing written")
+
+        self.app.push_screen(LabelDialog(current if isinstance(current, str) else "", self._describe(entry_id)),
+                             chosen)
+
+    def action_rename(self) -> None:
+        from .picker import RenameScreen
+
+        editor = self._editor_for_writing()
+        if editor is None:
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is not None:
+                self._write(lambda: editor.rename(name))
+
+        self.app.push_screen(RenameScreen(editor.session.name or "", "enter save · escape cancel"), chosen)
+
+    def action_undo(self) -> None:
+        editor = self._editor_for_writing()
+        if editor is not None:
+            self._write(editor.undo)
+
+    def action_fork(self) -> None:
+        editor = self._editor_for_writing()
+        entry_id = self.query_one(SessionTree).selected_id
+        if editor is None or entry_id is None:
+            return
+        try:
+            forked = editor.fork(entry_id)
+        except (ActionError, FileChangedError, OSError) as error:
+            self._write_failed(error)
+            return
+        self._opened_copy(forked.path, f"Forked into {os.path.basename(forked.path)}", forked.prompt_text)
+
+    def action_clone(self) -> None:
+        editor = self._editor_for_writing()
+        if editor is None:
+            return
+        try:
+            path = editor.clone()
+        except (ActionError, FileChangedError, OSError) as error:
+            self._write_failed(error)
+            return
+        self._opened_copy(path, f"Cloned into {os.path.basename(path)}", None)
+
+    def _opened_copy(self, path: str, message: str, prompt_text: str | None) -> None:
+        self._say(message)
+        self.notify(message, title="New session", markup=False)
+        if prompt_text:
+            self.app.copy_to_clipboard(prompt_text)
+        self.app.open_session(path)
+
+    @work(exclusive=True, group="session-write", exit_on_error=False)
+    async def action_trash(self) -> None:
+        name = self.session.name if self.session else None
+        about = f"{name}\n{self.session_path}" if name else self.session_path
+        sure = await self.app.push_screen_wait(ConfirmDialog(
+            "Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."))
+        if not sure:
+            self._say("Not moved to the trash")
+            return
+        from ..store.actions import trash
+
+        try:
+            trash(self.session_path)
+        except (ActionError, OSError) as error:
+            self._write_failed(error)
+            return
+        self._stop_following.set()
+        self.app.notify(f"{os.path.basename(self.session_path)} moved to the trash", title="Trash", markup=False)
+        self.app.back_to_picker()
+
+    def action_resume(self) -> None:
+        self.app.resume_in_pi(self.session_path)
+
+    def _editor_for_writing(self) -> SessionEditor | None:
+        if self.editor is None:
+            return None
+        if self.removed:
+            self._say("The session file is gone: nothing can be written to it", error=True)
+            return None
+        return self.editor
+
+    def _write(self, action: Callable[[], Written]) -> Written | None:
+        """Run one write and show it at once in the tree, the pane and the status line."""
+        try:
+            written = action()
+        except (ActionError, FileChangedError, OSError) as error:
+            self._write_failed(error)
+            return None
+        session = self.session
+        tree = self.query_one(SessionTree)
+        if session is not None and session.source is None:
+            # An old-format file was rewritten whole: its offsets are gone, read it afresh.
+            self.load(written.show_id)
+        else:
+            tree.reload()
+            if written.show_id is not None:
+                tree.select(written.show_id)
+            else:
+                tree.action_leaf()
+        self._show_title()
+        self._show_facts()
+        self._count_usage_soon()
+        self._say(written.message, error=written.entry_id is None and "nothing written" not in written.message)
+        return written
+
+    def _write_failed(self, error: Exception) -> None:
+        if isinstance(error, FileChangedError):
+            message = "The file was replaced on disk, so it was read again. Nothing was written: try again."
+            self.load(self.query_one(SessionTree).selected_id)
+        elif isinstance(error, OSError):
+            reason = error.strerror or str(error)
+            message = f"Cannot write to the session ({reason}). Nothing was written."
+        else:
+            message = str(error)
+        self._say(message, error=True)
+        self.notify(safe_line(message), title="Not written", severity="error", markup=False, timeout=8)
+
+    def _say(self, message: str, *, error: bool = False) -> None:
+        """The status line under the panes: what the last action wrote, or why it wrote nothing."""
+        status = self.query_one("#session-status", Static)
+        status.update(Text(safe_line(message), style="bold red" if error else ""))
+
+    def _describe(self, entry_id: Any) -> str:
+        """An entry as its tree row shows it, for the dialogs."""
+        model = self.query_one(SessionTree).model
+        text = model.entry_text(entry_id) if model is not None else ""
+        return f"{str(entry_id)[:8]}  {text}".rstrip()
 
     # ------------------------------------------------------------------ live
 
@@ -322,7 +552,10 @@ class SessionScreen(Screen[None]):
             return
         self.query_one(SessionTree).reload()
         self._show_facts()
-        # Usage is counted over the whole file: once pi pauses, not after every line it writes.
+        self._count_usage_soon()
+
+    def _count_usage_soon(self) -> None:
+        # Usage is counted over the whole file: once writing pauses, not after every line.
         if self._usage_timer is not None:
             self._usage_timer.stop()
         self._usage_timer = self.set_timer(USAGE_DELAY, self.count_usage)
@@ -366,6 +599,12 @@ class SessionScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.load(self.query_one(SessionTree).selected_id)
+
+
+def _left_behind(entries: list[Entry]) -> str:
+    prompts = sum(1 for e in entries if e.type == "message" and e.role == "user")
+    text = _plural(len(entries), "entry", "entries")
+    return f"{text} ({_plural(prompts, 'prompt', 'prompts')})" if prompts else text
 
 
 def _plural(count: int, one: str, many: str) -> str:

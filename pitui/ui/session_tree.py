@@ -43,7 +43,7 @@ _ROLE_CLASSES = {
     "custom": "session-tree--custom",
     "border_accent": "session-tree--border-accent",
 }
-_RESERVED = frozenset({"L"})  # pi's Shift+L (label editing): never typed into the search
+_RESERVED = frozenset({"L"})  # pi's Shift+L (label editing): never typed into the search, bound or not
 _COUNTED_FILTERS = frozenset({"no-tools", "user-only", "labeled-only"})
 _SMALL = 5_000  # entries: below this, the first search decodes them at once, not in a thread
 
@@ -77,7 +77,8 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
                 tooltip="Fold the branch, or go up to the start of the branch segment"),
         Binding("ctrl+right,alt+right", "unfold_or_down", "Unfold/down", id="tree.unfold_or_down",
                 tooltip="Unfold the branch, or go down to the next branch point or the end"),
-        Binding("enter", "select", "Choose", id="tree.select", tooltip="Choose this entry"),
+        Binding("enter", "select", "Branch", id="tree.select",
+                tooltip="Branch here: continue the conversation from this entry"),
         Binding("escape", "clear_query", "Clear search", show=False, id="tree.clear_query",
                 tooltip="Clear the search (left to the screen when there is none)"),
         Binding("backspace", "delete_query_char", "Delete", show=False, id="tree.delete_query_char",
@@ -205,6 +206,7 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         self._searching = False  # the first search's decoding runs in a thread
         self._pan = 0  # columns of every row scrolled out to the left (a deep branch)
         self._pending_query = ""  # what was typed meanwhile
+        self._bound_above: tuple[Any, Any, frozenset[str]] | None = None
 
     # ------------------------------------------------------------------ the model
 
@@ -442,17 +444,35 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
     # ------------------------------------------------------------------ keys and mouse
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        """Printable characters are search text here, as in an Input: the screen's and app's
-        bindings for them do not apply while the tree has focus."""
-        return character is not None and character.isprintable() and character not in _RESERVED
+        """Printable characters are search text here, as in an Input, except those the screen
+        or app binds (pi's Shift+L, the view's other shifted letters)."""
+        return (character is not None and character.isprintable() and character not in _RESERVED
+                and key not in self._keys_bound_above())
+
+    def _keys_bound_above(self) -> frozenset[str]:
+        """The keys the screen and the app bind, after the user's keymap."""
+        keymap = self.app._keymap if self.is_attached else {}
+        cached = self._bound_above
+        if cached is not None and cached[0] is keymap and cached[1] is self.screen:
+            return cached[2]
+        keys: set[str] = set()
+        for node in self.ancestors:
+            for binding_key, bindings in node._bindings.key_to_bindings.items():
+                for binding in bindings:
+                    if binding.id and binding.id in keymap:
+                        keys.update(k.strip() for k in keymap[binding.id].split(","))
+                    else:
+                        keys.add(binding_key)
+        found = frozenset(keys)
+        self._bound_above = (keymap, self.screen, found)
+        return found
 
     def on_key(self, event: events.Key) -> None:
         character = event.character
         if not event.is_printable or character is None or character in _RESERVED:
             return
-        bound = self.screen.active_bindings.get(event.key)
-        if bound is not None and bound.node is self:
-            return  # one of the tree's own keys (Shift+T): the binding runs
+        if self.screen.active_bindings.get(event.key) is not None:
+            return  # a key bound here or above (Shift+T, Shift+L): the binding runs
         event.stop()
         event.prevent_default()
         self._type(character)

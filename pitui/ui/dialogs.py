@@ -1,0 +1,233 @@
+"""The session view's dialogs: branch summary question, summary editor, summarizer progress,
+label editor and confirmation. Each is a modal screen that returns the user's answer (``None``:
+cancelled) and never writes anything itself.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from ..safe_text import safe, safe_line
+from ..store.summarize import SummarizerCancelled, SummarizerError, run_summarizer
+
+__all__ = ["BranchDialog", "ConfirmDialog", "LabelDialog", "SummarizingDialog", "SummaryEditor"]
+
+BRANCH_PLAIN, BRANCH_WRITE, BRANCH_COMMAND = "plain", "write", "command"
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+class BranchDialog(ModalScreen[str | None]):
+    """pi's ``Summarize branch?``: no summary, a summary the user writes, or one from the
+    configured summarizer command (shown disabled, with how to set one, when there is none)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,ctrl+c", "cancel", "Cancel", id="branch.cancel", priority=True),
+        Binding("j", "move(1)", "Down", show=False, id="branch.down"),
+        Binding("k", "move(-1)", "Up", show=False, id="branch.up"),
+    ]
+
+    def __init__(self, destination: str, left_behind: str, summarizer: str | None) -> None:
+        super().__init__()
+        self._destination = destination
+        self._left_behind = left_behind
+        self._summarizer = summarizer
+
+    def compose(self) -> ComposeResult:
+        command = (Option(f"Summarize with {safe_line(self._summarizer)}", id=BRANCH_COMMAND)
+                   if self._summarizer else
+                   Option(Text("Summarize with a command (set summarizer_command in config.toml)", style="dim"),
+                          id=BRANCH_COMMAND, disabled=True))
+        with Vertical(id="branch-box", classes="dialog-box"):
+            yield Static("Summarize branch?", classes="dialog-title", markup=False)
+            about = Text()
+            about.append("Continue from ", style="dim")
+            about.append(safe_line(self._destination))
+            about.append(f"\nLeaving behind {self._left_behind}", style="dim")
+            yield Static(about, id="branch-about")
+            yield OptionList(
+                Option("No summary", id=BRANCH_PLAIN),
+                Option("Write a summary (starts from a digest of the branch)", id=BRANCH_WRITE),
+                command,
+                id="branch-choices",
+            )
+            yield Static("↑↓ navigate · enter select · escape cancel", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_move(self, step: int) -> None:
+        choices = self.query_one(OptionList)
+        if step > 0:
+            choices.action_cursor_down()
+        else:
+            choices.action_cursor_up()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SummaryEditor(ModalScreen[str | None]):
+    """A branch summary to write, prefilled with a digest of the branch. Ctrl+S saves;
+    Escape goes back to the question (pi's custom-prompt editor does the same)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", id="summary.save", priority=True),
+        Binding("escape", "cancel", "Back", id="summary.cancel", priority=True),
+    ]
+
+    def __init__(self, digest: str) -> None:
+        super().__init__()
+        self._digest = digest
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="summary-box", classes="dialog-box"):
+            yield Static("Branch summary", classes="dialog-title", markup=False)
+            yield Static("What the model should know about the branch you are leaving. It starts from a "
+                         "digest of that branch, made without a model.", classes="dialog-hint", markup=False)
+            yield TextArea(safe(self._digest, multiline=True), id="summary-text", soft_wrap=True,
+                           show_line_numbers=False, tab_behavior="indent")
+            yield Static("ctrl+s save · escape back", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    def action_save(self) -> None:
+        text = self.query_one(TextArea).text.strip()
+        if not text:
+            self.notify("An empty summary is not written: write one, or press escape.", severity="warning",
+                        markup=False)
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SummarizingDialog(ModalScreen["str | SummarizerError | None"]):
+    """Runs the summarizer command in a thread, with a spinner and the time taken. Returns the
+    summary, the error that stopped it, or ``None`` when the user cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,ctrl+c", "cancel", "Cancel", id="summarizing.cancel", priority=True),
+    ]
+
+    def __init__(self, argv: tuple[str, ...], transcript: str, timeout: float, cwd: str | None) -> None:
+        super().__init__()
+        self._argv = argv
+        self._transcript = transcript
+        self._timeout = timeout
+        self._cwd = cwd
+        self._cancel = threading.Event()
+        self._started = time.monotonic()
+        self._frame = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="summarizing-box", classes="dialog-box"):
+            yield Static("Summarizing branch", classes="dialog-title", markup=False)
+            yield Static(id="summarizing-progress")
+            yield Static("escape cancel", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self._tick()
+        self.set_interval(0.1, self._tick)
+        self._run()
+
+    def _tick(self) -> None:
+        self._frame = (self._frame + 1) % len(SPINNER)
+        elapsed = time.monotonic() - self._started
+        text = Text()
+        text.append(SPINNER[self._frame] + " ", style="bold")
+        text.append(safe_line(" ".join(self._argv)))
+        text.append(f"  {elapsed:.0f} s of at most {self._timeout:g} s", style="dim")
+        self.query_one("#summarizing-progress", Static).update(text)
+
+    @work(thread=True, exit_on_error=False)
+    def _run(self) -> None:
+        try:
+            outcome: str | SummarizerError = run_summarizer(self._argv, self._transcript, timeout=self._timeout,
+                                                            cwd=self._cwd, cancelled=self._cancel.is_set)
+        except SummarizerCancelled:
+            return
+        except SummarizerError as error:
+            outcome = error
+        self.app.call_from_thread(self._finish, outcome)
+
+    def _finish(self, outcome: str | SummarizerError) -> None:
+        if not self._cancel.is_set() and self.is_attached:
+            self.dismiss(outcome)
+
+    def action_cancel(self) -> None:
+        self._cancel.set()
+        self.dismiss(None)
+
+
+class LabelDialog(ModalScreen[str | None]):
+    """pi's label editor: ``Label (empty to remove):`` prefilled with the current label.
+    Enter saves (empty clears), Escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,ctrl+c", "cancel", "Cancel", id="label.cancel", priority=True),
+    ]
+
+    def __init__(self, label: str, entry_text: str) -> None:
+        super().__init__()
+        self._label = label
+        self._entry_text = entry_text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="label-box", classes="dialog-box"):
+            yield Static("Label (empty to remove):", classes="dialog-title", markup=False)
+            yield Static(Text(safe_line(self._entry_text), style="dim", no_wrap=True, overflow="ellipsis"),
+                         id="label-entry")
+            yield Input(safe_line(self._label), id="label-input", select_on_focus=False)
+            yield Static("enter save · escape cancel", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _save(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question: Enter (or y) confirms, Escape (or n) cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y", "answer(True)", "Confirm", id="confirm.yes", priority=True),
+        Binding("escape,ctrl+c,n", "answer(False)", "Cancel", id="confirm.no", priority=True),
+    ]
+
+    def __init__(self, title: str, question: str) -> None:
+        super().__init__()
+        self._title = title
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog-box"):
+            yield Static(self._title, classes="dialog-title", markup=False)
+            yield Static(safe(self._question, multiline=True), markup=False)
+            yield Static("enter confirm · escape cancel", classes="dialog-hint", markup=False)
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
