@@ -4,10 +4,15 @@ pi may be appending to the same file at the same time. Each entry therefore goes
 ``os.write`` of a complete line on an ``O_APPEND`` descriptor, so two writers never interleave
 inside a line; a file whose last line is torn gets a newline first, so the new entry stands on a
 line of its own.
+
+A write that fails (a full disk, an I/O error) leaves nothing behind: the part of an append that
+made it to the file is cut off again, and a new file that could not be written whole is removed.
+The error raised names the file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Iterable
@@ -15,11 +20,24 @@ from collections.abc import Iterable
 from .trash import TrashError, move_to_trash
 
 
-def _write_all(fd: int, payload: bytes) -> None:
+def _write_all(fd: int, payload: bytes, done: list[int] | None = None) -> None:
+    """Write all of ``payload``; ``done[0]`` counts the bytes written, also when a write fails."""
     view = memoryview(payload)
     while view:
         written = os.write(fd, view)
+        if done is not None:
+            done[0] += written
         view = view[written:]
+
+
+def _naming(error: BaseException, path: str) -> BaseException:
+    """``error`` with the file's name in it: a failed ``os.write`` or ``fsync`` names none, and
+    "No space left on device" alone does not say which write failed."""
+    if isinstance(error, OSError) and error.filename is None and error.errno is not None:
+        named = OSError(error.errno, error.strerror or os.strerror(error.errno), path)
+        named.__cause__ = error
+        return named
+    return error
 
 
 def ends_with_newline(path: str) -> bool:
@@ -33,27 +51,82 @@ def ends_with_newline(path: str) -> bool:
 
 
 def append_lines(path: str, lines: Iterable[bytes]) -> None:
-    """Append complete lines to an existing file: one write per line, then fsync."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    """Append complete lines to an existing file: one write per line, then fsync.
+
+    If a write or the fsync fails, what this call appended is cut off again (see
+    :func:`_take_back`) before the error is raised, so that the file is as it was: a partial line
+    left at the end would swallow the next line pi appends (pi does not start on a new line),
+    and a whole line whose fsync failed would be an action the user was told had failed.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    except OSError as error:
+        raise _naming(error, path) from None
+    ours: list[bytes] = []  # what this call wrote, in order
+    done = [0]
     try:
         first = not ends_with_newline(path)
         for line in lines:
-            _write_all(fd, (b"\n" if first else b"") + line + b"\n")
+            payload = (b"\n" if first else b"") + line + b"\n"
             first = False
+            done[0] = 0
+            try:
+                _write_all(fd, payload, done)
+            finally:
+                if done[0]:
+                    ours.append(payload[: done[0]])
         os.fsync(fd)
+    except BaseException as error:
+        _take_back(fd, path, b"".join(ours))
+        raise _naming(error, path) from None
     finally:
         os.close(fd)
+
+
+def _take_back(fd: int, path: str, ours: bytes) -> None:
+    """Cut ``ours`` (the bytes a failed append wrote) off the end of the file again.
+
+    Only while the file still ends with exactly those bytes: if another writer (pi) appended
+    after them, its lines must not be cut, and the file is left as it is (the torn line is then
+    skipped by readers, and reported). Checking and cutting are two steps: a line pi appends in
+    the microseconds between them would be cut with ours. pi takes no lock that pitui could
+    take too, so this small window is the price of not leaving a partial line behind, which
+    would cost pi's next line for certain. A file that cannot be read back is left as it is.
+    """
+    if not ours:
+        return
+    with contextlib.suppress(OSError):
+        size = os.fstat(fd).st_size
+        if size < len(ours):
+            return
+        reader = os.open(path, os.O_RDONLY)
+        try:
+            same_file = os.path.samestat(os.fstat(reader), os.fstat(fd))
+            tail = os.pread(reader, len(ours), size - len(ours)) if same_file else b""
+        finally:
+            os.close(reader)
+        if tail == ours:
+            os.ftruncate(fd, size - len(ours))
 
 
 def create_file(path: str, lines: Iterable[bytes]) -> None:
-    """Create a new file (never overwriting one) holding ``lines``."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    """Create a new file (never overwriting one) holding ``lines``; if it cannot be written
+    whole, it is removed again and the error raised."""
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as error:
+        raise _naming(error, path) from None
     try:
         _write_all(fd, b"".join(line + b"\n" for line in lines))
         os.fsync(fd)
-    finally:
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            if os.path.samestat(os.fstat(fd), os.lstat(path)):  # still the file made here
+                os.unlink(path)
         os.close(fd)
+        raise _naming(error, path) from None
+    os.close(fd)
 
 
 def rewrite_file(path: str, lines: Iterable[bytes]) -> None:
