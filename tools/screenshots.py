@@ -48,7 +48,8 @@ async def settle(pilot: Any) -> None:
     """Let the app's workers finish (a file watcher would never: none is started)."""
     for _ in range(50):
         await pilot.pause()
-        busy = [worker for worker in pilot.app.workers if not worker.is_finished]
+        # A write flow waits on its dialog: it ends when the user answers, not before.
+        busy = [worker for worker in pilot.app.workers if not worker.is_finished and worker.group != "session-write"]
         if not busy:
             await pilot.pause()
             return
@@ -89,6 +90,31 @@ async def session(pilot: Any) -> None:
             break
         await pilot.pause(0.05)
     await press(pilot, *["up"] * 6)
+
+
+async def open_demo_session(pilot: Any) -> None:
+    from pitui.ui.session_screen import SessionScreen
+
+    await press(pilot, "down", "enter")
+    for _ in range(100):
+        screen = pilot.app.screen
+        if isinstance(screen, SessionScreen) and screen.stats is not None:
+            break
+        await pilot.pause(0.05)
+
+
+@shot("branch")
+async def branch(pilot: Any) -> None:
+    """Enter on an earlier entry: pi's question, whether to summarise the branch being left."""
+    await open_demo_session(pilot)
+    await press(pilot, *["up"] * 6, "enter", "down")
+
+
+@shot("summary")
+async def summary(pilot: Any) -> None:
+    """The summary editor, started from a digest of the branch being left, made without a model."""
+    await open_demo_session(pilot)
+    await press(pilot, *["up"] * 6, "enter", "down", "enter")
 
 
 # -- running them ------------------------------------------------------------------------------------

@@ -11,8 +11,10 @@ or leaf): the file only ever grows, and pi reads the restored state back.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .actions import (
     ActionError,
@@ -26,7 +28,7 @@ from .actions import (
     resolve_entry,
 )
 from .manager import SessionManager
-from .session import Session
+from .session import FileChangedError, Session
 
 __all__ = ["Forked", "SessionEditor", "Written"]
 
@@ -57,6 +59,28 @@ class _Undo:
     description: str = ""
 
 
+T = TypeVar("T")
+_ATTEMPTS = 3
+
+
+def _fresh(method: Callable[..., T]) -> Callable[..., T]:
+    """Read pi's appends first; if pi appends again before the write lands (the write checks
+    the file and refuses), read them and try again."""
+
+    @functools.wraps(method)
+    def run(self: SessionEditor, *args: Any, **kwargs: Any) -> T:
+        for attempt in range(_ATTEMPTS):
+            self.catch_up()  # a replaced file raises here: it must be read again whole
+            try:
+                return method(self, *args, **kwargs)
+            except FileChangedError:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    return run
+
+
 class SessionEditor:
     """The writes of one session view. ``session`` must have been read from its file."""
 
@@ -84,13 +108,13 @@ class SessionEditor:
 
     # ------------------------------------------------------------------ actions
 
+    @_fresh
     def plan_branch(self, entry_id: Any) -> BranchPlan:
-        self.catch_up()
         return plan_branch(self.session, _ref(entry_id))
 
+    @_fresh
     def branch(self, entry_id: Any, summary: str | None = None, details: Any = None) -> Written:
         """Move the leaf to ``entry_id`` (pi's rules), with a summary of the branch left, if given."""
-        self.catch_up()
         session = self.session
         before = session.leaf_id
         result = branch_in(self._manager(), _ref(entry_id), summary, details)
@@ -108,9 +132,9 @@ class SessionEditor:
         show = result.entry_id if written is not None and written.type == "branch_summary" else result.new_leaf
         return Written(result.entry_id, message, show, result.prompt_text)
 
+    @_fresh
     def label(self, entry_id: Any, label: str | None) -> Written:
         """Set a label (``None`` or blank: clear it). An unchanged label writes nothing."""
-        self.catch_up()
         session = self.session
         target = resolve_entry(session, _ref(entry_id))
         text = (label or "").strip() or None
@@ -122,9 +146,9 @@ class SessionEditor:
         what = f"Label “{text}” set on {_short(target.id)}" if text else f"Label cleared on {_short(target.id)}"
         return Written(written, f"{what}: wrote label entry {written}", target.id)
 
+    @_fresh
     def rename(self, name: str) -> Written:
         """Name the session (blank: clear the name). An unchanged name writes nothing."""
-        self.catch_up()
         session = self.session
         text = " ".join(name.split())
         before = session.name
@@ -135,10 +159,10 @@ class SessionEditor:
         what = f"Named “{session.name}”" if session.name else "Name cleared"
         return Written(written, f"{what}: wrote session_info entry {written}", None)
 
+    @_fresh
     def fork(self, entry_id: Any) -> Forked:
         """A new session in the same folder holding the path up to ``entry_id``; on a user
         message, up to the entry before it (pi's ``/fork``), with the message's text to ask again."""
-        self.catch_up()
         session = self.session
         target = resolve_entry(session, _ref(entry_id))
         prompt = message_text(target) if is_prompt(target) else None
@@ -149,9 +173,9 @@ class SessionEditor:
         assert path is not None
         return Forked(path, prompt)
 
+    @_fresh
     def clone(self) -> str:
         """A new session in the same folder holding the whole active path (pi's ``/clone``)."""
-        self.catch_up()
         leaf = self.session.leaf()
         if leaf is None:
             raise ActionError("Nothing to clone yet")
@@ -169,6 +193,7 @@ class SessionEditor:
     def undo_description(self) -> str | None:
         return self._undo[-1].description if self._undo else None
 
+    @_fresh
     def undo(self) -> Written:
         """Undo the last label, rename or branch by appending the entry that restores it.
 
@@ -178,7 +203,6 @@ class SessionEditor:
         """
         if not self._undo:
             raise ActionError("Nothing to undo")
-        self.catch_up()
         session = self.session
         last = self._undo[-1]
         manager = self._manager()

@@ -147,7 +147,8 @@ class PituiApp(App[AppResult | None]):
         """Back from a session view: to the picker under it, or to a new one (``pitui FILE``)."""
         from .picker import PickerScreen
 
-        if any(isinstance(screen, PickerScreen) for screen in self.screen_stack):
+        # Under this view: the picker, or the session it was forked or cloned from.
+        if len(self.screen_stack) > 2 or any(isinstance(screen, PickerScreen) for screen in self.screen_stack):
             self.pop_screen()
         else:
             self.switch_screen(PickerScreen(scope=self.start_scope))

@@ -1,0 +1,546 @@
+"""Writing from the session view, as a user does it: branch (with and without a summary),
+label, rename, fork, clone, trash, resume and undo; cancel at every step; each write read back
+by pi's own SessionManager, which must see what pitui shows."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from sessionkit import header, msg, write
+from test_editing import worked_session
+from test_session_screen import SIZE, demo_file, make_app, opened, static_text, until
+from textual.pilot import Pilot
+
+from pitui.config import Config
+from pitui.store import writer
+from pitui.store.conversation import (
+    AssistantMessage,
+    BashExecution,
+    BranchSummary,
+    CompactionSummary,
+    CustomMessage,
+    ToolResult,
+    UserMessage,
+)
+from pitui.store.session import Session
+from pitui.ui.app import AppResult
+from pitui.ui.conversation import ConversationView
+from pitui.ui.dialogs import BranchDialog, ConfirmDialog, LabelDialog, SummarizingDialog, SummaryEditor
+from pitui.ui.picker import PickerScreen, RenameScreen
+from pitui.ui.session_screen import SessionScreen
+from pitui.ui.session_tree import SessionTree
+
+ROLES = {UserMessage: "user", AssistantMessage: "assistant", ToolResult: "toolResult",
+         BashExecution: "bashExecution", CustomMessage: "custom", BranchSummary: "branchSummary",
+         CompactionSummary: "compactionSummary"}
+
+
+def app_for(path: Path, tmp_path: Path, config: Config | None = None) -> Any:
+    app = make_app(path, tmp_path)
+    if config is not None:
+        app.config = config
+    return app
+
+
+def tree_of(pilot: Pilot[Any]) -> SessionTree:
+    return pilot.app.screen.query_one(SessionTree)
+
+
+def status(pilot: Pilot[Any]) -> str:
+    """The view's status line ('' while a dialog is over it)."""
+    screen = pilot.app.screen
+    return static_text(screen, "#session-status") if isinstance(screen, SessionScreen) else ""
+
+
+async def highlight(pilot: Pilot[Any], entry_id: str) -> None:
+    assert tree_of(pilot).select(entry_id)
+    await pilot.pause()
+
+
+async def branch_dialog(pilot: Pilot[Any], entry_id: str) -> BranchDialog:
+    await highlight(pilot, entry_id)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog))
+    return pilot.app.screen  # type: ignore[return-value]
+
+
+async def choose(pilot: Pilot[Any], downs: int) -> None:
+    for _ in range(downs):
+        await pilot.press("down")
+    await pilot.press("enter")
+
+
+def last_entry(path: Path) -> dict[str, Any]:
+    return orjson.loads(path.read_bytes().splitlines()[-1])
+
+
+def shown_roles(pilot: Pilot[Any]) -> list[str]:
+    view = pilot.app.screen.query_one(ConversationView)
+    return [ROLES[type(item)] for item in view.items if type(item) in ROLES]
+
+
+async def pi_sees_the_view(oracle: Any, path: Path, pilot: Pilot[Any]) -> dict[str, Any]:
+    """pi loads the file and finds the leaf, labels, name and context the view shows (with the
+    cursor on the leaf, Ctrl+G: the pane shows the conversation pi continues)."""
+    seen = oracle.open(path)
+    screen = pilot.app.screen
+    assert isinstance(screen, SessionScreen) and screen.session is not None
+    await pilot.press("ctrl+g")
+    await until(pilot, lambda: len(shown_roles(pilot)) == len(seen["context"]["messages"]))
+    assert seen["leafId"] == screen.session.leaf_id
+    assert seen["labels"] == dict(screen.session.labels)
+    assert seen["name"] == screen.session.name
+    assert [m["role"] for m in seen["context"]["messages"]] == shown_roles(pilot)
+    return seen
+
+
+# -- branching -------------------------------------------------------------------------------------
+
+
+async def test_enter_on_the_leaf_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("enter")
+        await until(pilot, lambda: "Already at this point" in status(pilot))
+        assert not isinstance(pilot.app.screen, BranchDialog)
+    assert path.read_bytes() == before
+
+
+async def test_escape_at_the_question_writes_nothing(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await branch_dialog(pilot, "a2")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        assert "Branch cancelled: nothing written" in status(pilot)
+        assert tree_of(pilot).selected_id == "a2"
+    assert path.read_bytes() == before
+
+
+async def test_branch_without_summary_shows_at_once_and_pi_agrees(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        dialog = await branch_dialog(pilot, "a2")
+        about = str(dialog.query_one("#branch-about").render())
+        assert "Continue from a2" in about and "The retry loop was off by one." in about
+        assert "Leaving behind 4 entries (1 prompt)" in about
+        await choose(pilot, 0)  # No summary
+        await until(pilot, lambda: "wrote a pitui.branch entry" in status(pilot))
+        written = last_entry(path)
+        assert written["customType"] == "pitui.branch" and written["parentId"] == "a2"
+        assert f"Branched to a2: wrote a pitui.branch entry {written['id']}" in status(pilot)
+        assert tree_of(pilot).selected_id == "a2"
+        await until(pilot, lambda: shown_roles(pilot) == ["user", "assistant", "toolResult", "assistant"])
+        await pi_sees_the_view(oracle, path, pilot)
+
+
+async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await branch_dialog(pilot, "a2")
+        await choose(pilot, 1)  # Write a summary
+        await until(pilot, lambda: isinstance(pilot.app.screen, SummaryEditor))
+        area = pilot.app.screen.query_one("#summary-text")
+        assert "## Prompts\n1. Now add a changelog entry" in area.text
+        assert "## Files changed\n- CHANGELOG.md" in area.text
+        await pilot.press(*"Changelog done")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "wrote branch summary" in status(pilot))
+        written = last_entry(path)
+        assert written["type"] == "branch_summary" and written["fromId"] == "a2"
+        assert written["summary"].endswith("Changelog done")
+        assert written["details"] == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md"]}
+        assert tree_of(pilot).selected_id == written["id"]
+        await until(pilot, lambda: shown_roles(pilot)[-1:] == ["branchSummary"])
+        await pi_sees_the_view(oracle, path, pilot)
+
+
+async def test_escape_in_the_editor_returns_to_the_question_and_an_empty_summary_is_refused(
+        tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await branch_dialog(pilot, "a2")
+        await choose(pilot, 1)
+        await until(pilot, lambda: isinstance(pilot.app.screen, SummaryEditor))
+        pilot.app.screen.query_one("#summary-text").text = "   "
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, SummaryEditor)  # still editing
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        assert "Branch cancelled" in status(pilot)
+    assert path.read_bytes() == before
+
+
+def summarizer(tmp_path: Path, body: str, timeout: float = 30) -> Config:
+    script = tmp_path / "summarize.py"
+    script.write_text(body)
+    return Config(summarizer_command=(sys.executable, str(script)), summarizer_timeout=timeout)
+
+
+async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    seen_input = tmp_path / "input.txt"
+    config = summarizer(tmp_path, "import sys, pathlib\n"
+                                  f"pathlib.Path({str(seen_input)!r}).write_text(sys.stdin.read())\n"
+                                  "print('The changelog got its entry.')\n")
+    async with app_for(path, tmp_path, config).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await branch_dialog(pilot, "a2")
+        await choose(pilot, 2)  # Summarize with the command
+        await until(pilot, lambda: "wrote branch summary" in status(pilot))
+        written = last_entry(path)
+        # As pi's own summaries: the text, then the files the branch read and changed.
+        assert written["summary"] == ("The changelog got its entry.\n\n<read-files>\nREADME.md\n</read-files>\n\n"
+                                      "<modified-files>\nCHANGELOG.md\n</modified-files>")
+        await pi_sees_the_view(oracle, path, pilot)
+    assert seen_input.read_text().startswith("[User]: Now add a changelog entry")
+
+
+async def test_a_failing_summarizer_writes_nothing_and_says_why(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    config = summarizer(tmp_path, "import sys\nsys.stderr.write('no API key set\\n')\nsys.exit(2)\n")
+    async with app_for(path, tmp_path, config).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await branch_dialog(pilot, "a2")
+        await choose(pilot, 2)
+        await until(pilot, lambda: "No summary" in status(pilot))
+        assert "failed (exit 2): no API key set" in status(pilot)
+        assert isinstance(pilot.app.screen, SessionScreen)
+    assert path.read_bytes() == before
+
+
+async def test_a_slow_summarizer_can_be_cancelled_and_times_out(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    config = summarizer(tmp_path, "import time\ntime.sleep(60)\n", timeout=60)
+    async with app_for(path, tmp_path, config).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await branch_dialog(pilot, "a2")
+        await choose(pilot, 2)
+        await until(pilot, lambda: isinstance(pilot.app.screen, SummarizingDialog))
+        await pilot.press("escape")
+        await until(pilot, lambda: "Summarization cancelled: nothing written" in status(pilot))
+        pilot.app.config = summarizer(tmp_path, "import time\ntime.sleep(60)\n", timeout=0.5)
+        await branch_dialog(pilot, "a2")
+        await choose(pilot, 2)
+        await until(pilot, lambda: "did not finish within 0.5 s" in status(pilot))
+    assert path.read_bytes() == before
+
+
+async def test_without_a_summarizer_its_choice_cannot_be_taken(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        dialog = await branch_dialog(pilot, "a2")
+        choices = dialog.query_one("#branch-choices")
+        assert choices.get_option("command").disabled
+        assert "set summarizer_command in config.toml" in str(choices.get_option("command").prompt)
+        await pilot.press("escape")
+
+
+async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await branch_dialog(pilot, "u2")
+        await choose(pilot, 0)
+        await until(pilot, lambda: "Branched to a2" in status(pilot))
+        assert pilot.app.clipboard == "Now add a changelog entry"
+        notes = [n.message for n in pilot.app._notifications]
+        assert "Now add a changelog entry" in notes
+        assert tree_of(pilot).selected_id == "a2"
+        await pi_sees_the_view(oracle, path, pilot)
+
+
+# -- labels, names, undo ---------------------------------------------------------------------------
+
+
+async def test_label_set_cancel_and_clear(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await highlight(pilot, "a2")
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        size = path.stat().st_size
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        assert path.stat().st_size == size
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await pilot.press(*"fixed", "enter")
+        await until(pilot, lambda: "Label “fixed” set on a2" in status(pilot))
+        tree = tree_of(pilot)
+        assert "[fixed]" in tree.model.row(tree.model.cursor).plain
+        await pi_sees_the_view(oracle, path, pilot)
+        # Again: the dialog holds the label; emptied, it clears it.
+        await highlight(pilot, "a2")
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        assert pilot.app.screen.query_one("#label-input").value == "fixed"
+        pilot.app.screen.query_one("#label-input").value = ""
+        await pilot.press("enter")
+        await until(pilot, lambda: "Label cleared on a2" in status(pilot))
+        assert (await pi_sees_the_view(oracle, path, pilot))["labels"] == {}
+
+
+async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: isinstance(pilot.app.screen, RenameScreen))
+        size = path.stat().st_size
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        assert path.stat().st_size == size
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: isinstance(pilot.app.screen, RenameScreen))
+        await pilot.press(*"Flaky test", "enter")
+        await until(pilot, lambda: "Named “Flaky test”" in status(pilot))
+        assert static_text(screen, "#session-title").startswith("Flaky test")
+        assert (await pi_sees_the_view(oracle, path, pilot))["name"] == "Flaky test"
+
+
+async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await highlight(pilot, "a1")
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await pilot.press(*"start", "enter")
+        await until(pilot, lambda: "Label “start”" in status(pilot))
+        await branch_dialog(pilot, "a2")
+        await choose(pilot, 0)
+        await until(pilot, lambda: "Branched to a2" in status(pilot))
+        before_undo = path.read_bytes()
+
+        await pilot.press("ctrl+z")
+        await until(pilot, lambda: "Undid the branch" in status(pilot))
+        assert path.read_bytes().startswith(before_undo)  # the file only grew
+        await until(pilot, lambda: len(shown_roles(pilot)) == 8)
+        await pi_sees_the_view(oracle, path, pilot)
+
+        await pilot.press("ctrl+z")
+        await until(pilot, lambda: "Undid the label" in status(pilot))
+        assert (await pi_sees_the_view(oracle, path, pilot))["labels"] == {}
+        await pilot.press("ctrl+z")
+        await until(pilot, lambda: "Nothing to undo" in status(pilot))
+
+
+# -- fork, clone, trash, resume --------------------------------------------------------------------
+
+
+async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await highlight(pilot, "a2")
+        await pilot.press("F")
+        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen)
+                    and pilot.app.screen.session_path != str(path) and pilot.app.screen.session is not None)
+        forked = Path(pilot.app.screen.session_path)
+        assert forked.parent == path.parent
+        seen = oracle.open(forked)
+        assert seen["header"]["parentSession"] == str(path)
+        assert seen["branch"] == ["u1", "a1", "r1", "a2"]
+        await until(pilot, lambda: shown_roles(pilot) == ["user", "assistant", "toolResult", "assistant"])
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen)
+                    and pilot.app.screen.session_path == str(path))
+    assert path.read_bytes() == before  # the source is not written
+
+
+async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await highlight(pilot, "u2")
+        await pilot.press("F")
+        await until(pilot, lambda: pilot.app.screen.session_path != str(path))
+        assert oracle.open(pilot.app.screen.session_path)["branch"] == ["u1", "a1", "r1", "a2"]
+        assert pilot.app.clipboard == "Now add a changelog entry"
+        await pilot.press("escape")
+        await until(pilot, lambda: pilot.app.screen.session_path == str(path))
+        await highlight(pilot, "u1")
+        await pilot.press("F")
+        await until(pilot, lambda: "Nothing comes before the first message" in status(pilot))
+
+
+async def test_clone_copies_the_active_path(tmp_path: Path, oracle: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await highlight(pilot, "a1")  # the highlight does not matter: the active path is cloned
+        await pilot.press("C")
+        await until(pilot, lambda: pilot.app.screen.session_path != str(path)
+                    and pilot.app.screen.session is not None)
+        seen = oracle.open(pilot.app.screen.session_path)
+        assert seen["branch"] == ["u1", "a1", "r1", "a2", "u2", "a3", "r2", "a4"]
+
+
+async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await pilot.press("escape")
+        await until(pilot, lambda: "Not moved to the trash" in status(pilot))
+        assert path.read_bytes() == before
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
+    assert not path.exists()
+    trashed = tmp_path / "data" / "Trash" / "files" / "s.jsonl"
+    assert trashed.read_bytes() == before
+
+
+async def test_resume_leaves_for_pi_on_this_file(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    app = app_for(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("P")
+        await until(pilot, lambda: app.return_value is not None)
+    assert app.return_value == AppResult("resume", str(path))
+
+
+async def test_lowercase_letters_still_search_and_capitals_act(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press(*"changelog")
+        await until(pilot, lambda: tree_of(pilot).query == "changelog")
+        assert isinstance(pilot.app.screen, SessionScreen)
+    assert path.read_bytes() == before
+
+
+# -- failures and a writer at the same time --------------------------------------------------------
+
+
+async def test_a_failed_write_is_reported_and_the_file_is_unchanged(tmp_path: Path, monkeypatch) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    before = path.read_bytes()
+
+    def full_disk(fd: int, data: Any) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        monkeypatch.setattr(writer.os, "write", full_disk)
+        await highlight(pilot, "a2")
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await pilot.press(*"x", "enter")
+        await until(pilot, lambda: "Cannot write to the session" in status(pilot))
+        assert "No space left on device" in status(pilot)
+        monkeypatch.undo()
+        assert pilot.app.screen.session.labels == {}
+        # The app goes on: the next write works.
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await pilot.press(*"y", "enter")
+        await until(pilot, lambda: "Label “y”" in status(pilot))
+    assert path.read_bytes().startswith(before)
+
+
+WRITER = """
+import os, sys, time, orjson
+path, count = sys.argv[1], int(sys.argv[2])
+for n in range(count):
+    line = orjson.dumps({"type": "message", "id": f"p{n:07d}", "parentId": None,
+                         "timestamp": "2025-01-01T00:10:00.000Z",
+                         "message": {"role": "user", "content": "x" * 3000 + str(n), "timestamp": 1}}) + b"\\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    os.write(fd, line)
+    os.close(fd)
+    time.sleep(0.01)
+"""
+
+
+async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, oracle: Any) -> None:
+    path = write(tmp_path / "s.jsonl", header(), msg("u1", None, "user", "start"),
+                 msg("a1", "u1", "assistant", "ok", n=1))
+    count = 400
+    pi = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(count)])
+    mine: list[str] = []
+    try:
+        async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+            screen = await opened(pilot)
+            for n in range(6):
+                await highlight(pilot, "a1")
+                await pilot.press("L")
+                await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+                pilot.app.screen.query_one("#label-input").value = ""  # it holds the label set before
+                await pilot.press(*f"l{n}", "enter")
+                await until(pilot, lambda n=n: f"“l{n}”" in status(pilot) or "Not written" in status(pilot)
+                            or "read again" in status(pilot))
+                assert screen.editor is not None
+                await highlight(pilot, "u1")
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog)
+                            or "Branched" in status(pilot) or "Already" in status(pilot))
+                if isinstance(pilot.app.screen, BranchDialog):
+                    await choose(pilot, 0)
+                await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+            mine = [e.id for e in screen.session.entries if e.type in ("label", "custom")]
+    finally:
+        pi.wait(timeout=60)
+    raw = path.read_bytes()
+    assert raw.endswith(b"\n")
+    parsed = [orjson.loads(line) for line in raw.splitlines()]  # every line whole
+    ids = [p.get("id") for p in parsed[1:]]
+    assert len(ids) == len(set(ids))
+    assert {f"p{n:07d}" for n in range(count)} <= set(ids)  # everything pi wrote
+    assert set(mine) <= set(ids) and len(mine) >= 6  # everything pitui wrote
+    assert len(Session.load(str(path)).problems) == 0
+    oracle.open(path)
+
+
+# -- how the dialogs look --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("steps", [("enter", "down"), ("enter", "down", "enter")], ids=["question", "editor"])
+def test_branch_dialog_snapshots(snap_compare, tmp_path: Path, monkeypatch, steps: tuple[str, ...]) -> None:
+    monkeypatch.setenv("TZ", "UTC")
+    from textual.widgets import TextArea
+
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
+    path = demo_file(tmp_path)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await opened(pilot)
+        await pilot.press(*["up"] * 6)
+        for key in steps:
+            await pilot.press(key)
+            await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog | SummaryEditor))
+        await pilot.pause()
+
+    assert snap_compare(make_app(path, tmp_path), terminal_size=SIZE, run_before=run_before)
