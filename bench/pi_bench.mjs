@@ -6,6 +6,10 @@
 //       getBranch, labels and name, and the oracle's JSON of all that written to /dev/null:
 //       what /work/shared/oracle/pi-oracle.mjs `open` does. --no-copy opens FILE itself (pi
 //       only rewrites files that need migrating; the generated ones do not).
+//   node bench/pi_bench.mjs label FILE [N]
+//       SessionManager.open on a copy of FILE, then N times (default 20): appendLabelChange on
+//       an entry (what /tree's Shift+L writes) and getTree() (what reopening /tree rebuilds to
+//       show it; pi does not rebuild its open tree). Medians in "append_ms" and "tree_ms".
 //   node bench/pi_bench.mjs listAll [AGENT_DIR]
 //       SessionManager.listAll() with PI_CODING_AGENT_DIR = AGENT_DIR (or as set).
 //   node bench/pi_bench.mjs list DIR
@@ -135,6 +139,30 @@ async function main() {
     out.branch = branch.length;
     out.context_messages = ctx.messages.length;
     if (tmp) rmSync(tmp, { recursive: true, force: true });
+  } else if (cmd === "label") {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "pi-bench-"));
+    const target = path.join(tmp, path.basename(args[0]));
+    copyFileSync(args[0], target);
+    const sm = SessionManager.open(target, tmp);
+    phase("open");
+    const entries = sm.getEntries();
+    const id = entries[Math.floor(entries.length / 2)].id;
+    const reps = Number(args[1] ?? 20);
+    const appends = [];
+    const trees = [];
+    for (let i = 0; i < reps; i++) {
+      let start = performance.now();
+      sm.appendLabelChange(id, `label ${i}`);
+      appends.push(performance.now() - start);
+      start = performance.now();
+      sm.getTree();
+      trees.push(performance.now() - start);
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    out.append_ms = Math.round(median(appends) * 1000) / 1000;
+    out.tree_ms = Math.round(median(trees) * 1000) / 1000;
+    out.entries = entries.length;
+    rmSync(tmp, { recursive: true, force: true });
   } else if (cmd === "listAll") {
     const sessions = await SessionManager.listAll();
     phase("listAll");

@@ -260,6 +260,16 @@ def _safe_search_text(entry: Entry) -> str:
         return ""
 
 
+def _categories(entries: list[Entry]) -> list[int]:
+    try:
+        # The common cases inline: a call per entry would cost more than the rest.
+        role_category = _ROLE_CATEGORY.get
+        return [(_TEXTLESS if e.textless else role_category(e.role, _OTHER)) if e.type == "message"
+                else _BOOKKEEPING if e.type in _BOOKKEEPING_TYPES else _OTHER for e in entries]
+    except TypeError:  # a role or type that is a JSON array or object
+        return [_category(e) for e in entries]
+
+
 def _category(entry: Entry) -> int:
     kind = entry.type
     if kind == "message":
@@ -303,6 +313,8 @@ class TreeModel:
         self._tool_call_map: dict[Any, tuple[Any, Any]] | None = None
         self._calls: dict[int, dict[Any, tuple[Any, Any]]] = {}
         self._content_cache: dict[int, tuple[tuple[str, str], ...]] = {}
+        self._slot_categories: list[int] = []
+        self._categorised: list[Entry] | None = None
         self._build()
         target = self._leaf_node if selected_id is None else self._node_of(selected_id)
         self._apply(target)
@@ -417,14 +429,12 @@ class TreeModel:
         self._leaf_slot = leaf_slot
         self._duplicates = duplicates
         self._node_by_slot: list[int] | None = None
-        try:
-            # The common cases inline: a call per entry would cost more than the rest.
-            role_category = _ROLE_CATEGORY.get
-            category = [(_TEXTLESS if e.textless else role_category(e.role, _OTHER)) if e.type == "message"
-                        else _BOOKKEEPING if e.type in _BOOKKEEPING_TYPES else _OTHER
-                        for e in map(entries.__getitem__, slot_of)]
-        except TypeError:  # a role or type that is a JSON array or object
-            category = [_category(entries[s]) for s in slot_of]
+        # An entry's category never changes: after an append only the new entries are sorted in.
+        known = self._slot_categories if self._categorised is entries else []
+        if len(known) < count:
+            known = known + _categories(entries[len(known):])
+        self._slot_categories, self._categorised = known, entries
+        category = list(map(known.__getitem__, slot_of))
         leaf_node = -1
         if leaf_slot >= 0 and leaf_slot in slot_of:
             leaf_node = slot_of.index(leaf_slot)  # in C: faster than a map of every node
