@@ -544,3 +544,26 @@ def test_branch_dialog_snapshots(snap_compare, tmp_path: Path, monkeypatch, step
         await pilot.pause()
 
     assert snap_compare(make_app(path, tmp_path), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(
+        tmp_path: Path, monkeypatch, oracle: Any) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    old = [header(version=None)] + [
+        {"type": "message", "timestamp": f"2025-01-01T00:00:0{n}.000Z",
+         "message": {"role": "user" if n % 2 == 0 else "assistant", "content": f"old {n}", "timestamp": n}}
+        for n in range(4)]
+    path = write(tmp_path / "old.jsonl", *old)
+    original = path.read_bytes()
+    async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await pilot.press(*"v1", "enter")
+        await until(pilot, lambda: "Label “v1”" in status(pilot))
+        await until(pilot, lambda: screen.session is not None and screen.session.source is not None
+                    and "v1" in screen.session.labels.values())
+        seen = oracle.open(path)
+        assert list(seen["labels"].values()) == ["v1"]
+        assert seen["header"]["version"] == 3
+    assert (tmp_path / "data" / "Trash" / "files" / "old.jsonl").read_bytes() == original
