@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
+from conftest import trash_dir
 from sessionkit import header, msg, write
 from test_editing import worked_session
 from test_session_screen import SIZE, demo_file, make_app, opened, static_text, until
@@ -400,9 +401,8 @@ async def test_clone_copies_the_active_path(tmp_path: Path, oracle: Any) -> None
         assert seen["branch"] == ["u1", "a1", "r1", "a2", "u2", "a3", "r2", "a4"]
 
 
-async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    path = worked_session(tmp_path / "s.jsonl")
+async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "trashed-from-the-view.jsonl")
     before = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -416,8 +416,7 @@ async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path, mon
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
     assert not path.exists()
-    trashed = tmp_path / "data" / "Trash" / "files" / "s.jsonl"
-    assert trashed.read_bytes() == before
+    assert (trash_dir() / "files" / path.name).read_bytes() == before
 
 
 async def test_resume_leaves_for_pi_on_this_file(tmp_path: Path) -> None:
@@ -473,13 +472,15 @@ async def test_a_failed_write_is_reported_and_the_file_is_unchanged(tmp_path: Pa
 WRITER = """
 import os, sys, time, orjson
 path, count = sys.argv[1], int(sys.argv[2])
-for n in range(count):
-    line = orjson.dumps({"type": "message", "id": f"p{n:07d}", "parentId": None,
+parent = "a1"
+for n in range(count):  # pi's appends: each message under the one before, one write a line
+    line = orjson.dumps({"type": "message", "id": f"p{n:07d}", "parentId": parent,
                          "timestamp": "2025-01-01T00:10:00.000Z",
                          "message": {"role": "user", "content": "x" * 3000 + str(n), "timestamp": 1}}) + b"\\n"
     fd = os.open(path, os.O_WRONLY | os.O_APPEND)
     os.write(fd, line)
     os.close(fd)
+    parent = f"p{n:07d}"
     time.sleep(0.01)
 """
 
@@ -547,13 +548,12 @@ def test_branch_dialog_snapshots(snap_compare, tmp_path: Path, monkeypatch, step
 
 
 async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(
-        tmp_path: Path, monkeypatch, oracle: Any) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+        tmp_path: Path, oracle: Any) -> None:
     old = [header(version=None)] + [
         {"type": "message", "timestamp": f"2025-01-01T00:00:0{n}.000Z",
          "message": {"role": "user" if n % 2 == 0 else "assistant", "content": f"old {n}", "timestamp": n}}
         for n in range(4)]
-    path = write(tmp_path / "old.jsonl", *old)
+    path = write(tmp_path / "old-format-labelled-in-the-view.jsonl", *old)
     original = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
@@ -566,4 +566,4 @@ async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_tra
         seen = oracle.open(path)
         assert list(seen["labels"].values()) == ["v1"]
         assert seen["header"]["version"] == 3
-    assert (tmp_path / "data" / "Trash" / "files" / "old.jsonl").read_bytes() == original
+    assert (trash_dir() / "files" / path.name).read_bytes() == original
