@@ -90,9 +90,9 @@ class SessionScreen(Screen[None]):
         Binding("shift+d,D", "trash", "Trash", show=False, id="session.trash",
                 tooltip="Move the session to the trash (asks first)"),
         Binding("shift+p,P", "resume", "Resume in pi", show=False, id="session.resume",
-                tooltip="Leave pitui and continue the session in pi, from its leaf"),
+                tooltip="Leave pitui and continue the session in pi"),
         Binding("ctrl+z", "undo", "Undo", id="session.undo",
-                tooltip="Undo the last label, rename or branch (by appending the entry that restores it)"),
+                tooltip="Undo the last label, rename or branch"),
         Binding("f5", "reload", "Reload", show=False, id="session.reload", tooltip="Read the file again from disk"),
     ]
 
