@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["safe", "safe_line", "safe_lines"]
+__all__ = ["safe", "safe_line", "safe_lines", "visible_controls"]
 
 # C0 and C1 controls (ESC starts every terminal escape sequence), DEL, lone surrogates (which
 # JSON allows but no terminal can show), and the bidirectional overrides and isolates, which
@@ -38,3 +38,20 @@ def safe_line(text: str) -> str:
 def safe_lines(text: str) -> str:
     """Untrusted text of several lines (newlines and tabs kept), safe to show."""
     return _UNSAFE.sub(_replace, text)
+
+
+def _picture(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)  # U+2400 Control Pictures: ␛ for ESC, ␇ for BEL...
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return "\ufffd"
+
+
+def visible_controls(text: str) -> str:
+    """Untrusted text for a file a person reads later (exports): control characters, newlines
+    and tabs aside, are shown as their symbols (``␛]52;...``), so an escape sequence in a
+    session is seen, not run, when the file is printed to a terminal."""
+    return _UNSAFE.sub(_picture, text)

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..safe_text import safe_line, visible_controls
 from .jsonl import MISSING
 from .jsvalues import iso_ms
 from .session import Session
@@ -95,9 +96,9 @@ def _title(session: Session) -> str:
 
 
 def export_markdown(session: Session, leaf_id: Any = MISSING) -> str:
-    lines = [f"# {_title(session)}", ""]
+    lines = [f"# {safe_line(str(_title(session)))}", ""]
     header = session.header or {}
-    lines += [f"- cwd: `{session.cwd}`", f"- session: `{header.get('id')}`", ""]
+    lines += [f"- cwd: `{safe_line(session.cwd)}`", f"- session: `{safe_line(str(header.get('id')))}`", ""]
     for rendered in map(render_message, session.context(leaf_id).messages):
         lines += [f"## {rendered.title}", ""]
         for part in rendered.parts:
@@ -108,7 +109,7 @@ def export_markdown(session: Session, leaf_id: Any = MISSING) -> str:
                 lines += ["<details><summary>Thinking</summary>", "", part.text, "", "</details>", ""]
             else:
                 lines += [part.text, ""]
-    return "\n".join(lines)
+    return visible_controls("\n".join(lines))
 
 
 _STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -132,6 +133,7 @@ def export_html(session: Session, leaf_id: Any = MISSING) -> str:
             else:
                 body.append(f"<div class=text>{esc(part.text)}</div>")
         body.append("</section>")
-    return ("<!doctype html>\n<html><head><meta charset=utf-8>"
+    page = ("<!doctype html>\n<html><head><meta charset=utf-8>"
             f"<title>{esc(str(_title(session)))}</title><style>{_STYLE}</style></head>\n<body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+    return visible_controls(page)
