@@ -135,3 +135,32 @@ def test_config_summarizer_theme_and_tree_filter(tmp_path: Path) -> None:
     assert (broken.summarizer_timeout, broken.theme, broken.tree_filter) == (120.0, "textual-dark", "default")
     assert len(broken.problems) == 4
     assert Config().summarizer_command is None
+
+
+async def test_config_theme_and_starting_tree_filter_apply(tmp_path: Path) -> None:
+    from pitui.store.catalog import Catalog
+    from pitui.ui.session_screen import SessionScreen
+    from pitui.ui.session_tree import SessionTree
+
+    path = linear(tmp_path / "s.jsonl", 4)
+    agent = tmp_path / "agent"
+    agent.mkdir()
+
+    def app_with(config: Config) -> PituiApp:
+        return PituiApp(cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), watch=False,
+                        catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")), config=config)
+
+    app = app_with(Config(theme="nord", tree_filter="user-only"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(200):
+            if isinstance(app.screen, SessionScreen) and app.screen.session is not None:
+                break
+            await pilot.pause(0.05)
+        assert app.theme == "nord"
+        tree = app.screen.query_one(SessionTree)
+        assert tree.filter_mode == "user-only" and "[user]" in tree.status
+    app = app_with(Config(theme="no-such-theme", path="/x/config.toml"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.theme == "textual-dark"
+        assert any("no theme named 'no-such-theme'" in n.message for n in app._notifications)
