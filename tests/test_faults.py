@@ -5,15 +5,19 @@ Each test checks the error the user is shown (the exception the UI reports, or t
 line's message and exit status) and that nothing was changed: the file byte for byte, and no
 other file left in its folder.
 
-The 1 GB file test runs only with ``PITUI_BIG_FILES=1`` (a sparse file: no disk space is used,
-but each reader goes through a gigabyte, which takes seconds and a gigabyte of memory or more);
-a 64 MB sparse file is read by default.
+The 1 GB file test runs only with ``PITUI_BIG_FILES=1``: the file is sparse (no disk space is
+used), but each of the three readers (load, preview, listing) goes through a gigabyte, about 13 s
+in all and up to 2 GB of memory on a two-core test machine. By default a 64 MB sparse file is
+read, and the memory each reader needs for such a line is checked on it, in a process of its own.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -511,6 +515,48 @@ def check_huge_sparse_file(tmp_path: Path, size: int) -> None:
 
 def test_a_file_ending_in_64_mb_of_nul_bytes(tmp_path: Path):
     check_huge_sparse_file(tmp_path, 64 << 20)
+
+
+# How much memory one reader takes for a file, in a process of its own: the growth of its
+# resident set (peak minus what it held before reading), in bytes.
+MEMORY_PROBE = textwrap.dedent("""
+    import os, sys
+    from pitui.store.catalog import Catalog
+    from pitui.store.preview import session_preview
+    from pitui.store.session import Session
+
+    def resident(key):
+        with open("/proc/self/status") as status:
+            line = next(line for line in status if line.startswith(key + ":"))
+        return int(line.split()[1]) * 1024
+
+    path, what, scratch = sys.argv[1], sys.argv[2], sys.argv[3]
+    before = resident("VmRSS")
+    if what == "load":
+        Session.load(path)
+    elif what == "preview":
+        session_preview(path, use_cache=False)
+    else:
+        with Catalog(agent_dir=scratch, cache_dir=scratch, workers=0) as catalog:
+            catalog.list_dir(os.path.dirname(path))
+    print(resident("VmHWM") - before)
+""")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads its memory use from /proc")
+@pytest.mark.parametrize("reader", ["load", "preview", "list"])
+def test_a_huge_line_of_nul_bytes_costs_no_more_than_twice_its_size(tmp_path: Path, reader: str):
+    """A crash can leave a hole of NUL bytes at the end of a file, as big as the file was meant to
+    be. A reader holds the file (or the line) and one copy of the line at most: it does not decode
+    it as text, nor copy it again, to find out that it is not JSON."""
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    size = 64 << 20
+    sparse_session(folder / "big.jsonl", size)
+    probe = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(folder / "big.jsonl"), reader,
+                            str(tmp_path / "scratch")], capture_output=True, text=True, timeout=300, check=False)
+    assert probe.returncode == 0, probe.stderr
+    assert int(probe.stdout) < 2.5 * size
 
 
 @pytest.mark.skipif(os.environ.get("PITUI_BIG_FILES") != "1", reason="reads 1 GB three times: PITUI_BIG_FILES=1")

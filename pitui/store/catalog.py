@@ -39,7 +39,7 @@ from typing import Any
 
 import orjson
 
-from .jsonl import JS_WHITESPACE, MISSING, BadLine, js_trim, parse_line
+from .jsonl import JS_SPACE_LEADS, JS_WHITESPACE, MISSING, UNPARSED, BadLine, js_trim, parse_line
 from .jsvalues import iso_ms, js_date_parse, js_date_value, js_string, time_clip
 from .paths import agent_dir as default_agent_dir
 from .paths import default_session_dir, session_dir_for, sessions_root
@@ -280,11 +280,15 @@ class ScanState:
 
     def feed(self, seg: bytes | memoryview, offset: int, rows: list[tuple[int, str | None, int, str]] | None) -> None:
         """Process one non-blank line (already trimmed where pi's ``trim()`` would trim it)."""
-        try:
-            entry = orjson.loads(seg)
-        except orjson.JSONDecodeError:
+        entry = UNPARSED
+        if seg[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
             try:
-                entry = parse_line(bytes(seg))
+                entry = orjson.loads(seg)
+            except orjson.JSONDecodeError:
+                entry = UNPARSED
+        if entry is UNPARSED:
+            try:
+                entry = parse_line(bytes(seg), orjson_refused=True)
             except BadLine:
                 return
         if self.header != 1:
@@ -374,23 +378,40 @@ CHUNK = 32 << 20
 def _blocks(fd: int, start: int, size: int) -> Iterator[tuple[int, bytes, int]]:
     """The file from ``start`` on, in blocks that end after a ``\n``: ``(offset, data, end)``
     where ``data[:end]`` holds whole lines. The last block is the unterminated rest (maybe
-    empty), with ``end == len(data)``."""
-    pos = start
-    carry = b""
+    empty), with ``end == len(data)``.
+
+    A line longer than a block is gathered in pieces and joined once, when it ends: growing it
+    block by block would copy it again for every block read (a gigabyte line, thirty times).
+    """
+    pos = start  # where the pending bytes start in the file
+    pending: list[bytes] = []  # the start of a line that did not end in the blocks read so far
+    pending_len = 0
     while True:
-        want = min(CHUNK, max(size - pos - len(carry), 0) + 65536)
-        chunk = os.pread(fd, want, pos + len(carry))
+        at = pos + pending_len
+        chunk = os.pread(fd, min(CHUNK, max(size - at, 0) + 65536), at)
         if not chunk:
             break
-        data = carry + chunk if carry else chunk
-        cut = data.rfind(b"\n") + 1
-        if cut:
-            yield pos, data, cut
-            pos += cut
-            carry = data[cut:]
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            pending.append(chunk)
+            pending_len += len(chunk)
+            continue
+        if pending:
+            pending.append(chunk)
+            data = b"".join(pending)
+            pending.clear()
+            cut += pending_len
         else:
-            carry = data
-    yield pos, carry, -1
+            data = chunk
+        yield pos, data, cut
+        pos += cut
+        rest = data[cut:]
+        del data  # the block is done with: it need not stay while the next one is read
+        pending = [rest] if rest else []
+        pending_len = len(rest)
+    data = pending[0] if len(pending) == 1 else b"".join(pending)
+    pending.clear()
+    yield pos, data, -1
 
 
 Row = tuple[int, str | None, int, str]  # (byte offset of the line, entry id, 1 if assistant, text)
@@ -429,7 +450,7 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(fd)
-        held: bytes | None = None
+        held: bytes | memoryview | None = None
         held_at = state.offset
         rest_at = state.offset
         feed = state.feed
@@ -445,7 +466,7 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
                 j = find(data, b"\n", i, end)
                 if j < 0:
                     j = end
-                if j > i and data[i] != 0x7B and _is_blank(data[i:j]):
+                if j > i and data[i] in JS_SPACE_LEADS and _is_blank(data[i:j]):
                     i = j + 1
                     continue
                 if j > i:
@@ -457,6 +478,11 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
                             feed(held, held_at, rows)
                     held, held_at = view[i:j], base + i
                 i = j + 1
+            if not last_block:
+                # Let this block go before the next is read: the line held back is copied out.
+                if type(held) is memoryview:
+                    held = bytes(held)
+                del view, data
         committed = state
         if held is None:
             # Nothing but blank lines: resume at the start of the unterminated rest.

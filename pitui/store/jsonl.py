@@ -65,8 +65,16 @@ class BadLine(ValueError):
     """A line that ``JSON.parse`` would reject."""
 
 
+_JSON_SPACE = re.compile(rb"[ \t\r\n]*")
+_JSON_VALUE_START = frozenset(b'{["-0123456789tfn')
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+# What a reader's own orjson call did not parse (no JSON value is this object).
+UNPARSED: Any = object()
 
 
 def parse_line(line: bytes, *, orjson_refused: bool = False) -> Any:
@@ -76,6 +84,13 @@ def parse_line(line: bytes, *, orjson_refused: bool = False) -> Any:
     few things JSON.parse takes (lone surrogate escapes, deep nesting, huge integers): those go
     through the standard library, with the non-JSON constants it would otherwise allow refused.
     """
+    # A line that cannot even start a JSON value is refused before anything copies it: a crash
+    # can leave hundreds of megabytes of NUL bytes, and orjson (which copies its input) and the
+    # decoding below would each cost their size again. The reason is the one json.loads gives
+    # (a non-ASCII first byte goes the long way, for its own reason).
+    start = _JSON_SPACE.match(line).end()  # type: ignore[union-attr]
+    if start == len(line) or (line[start] < 0x80 and line[start] not in _JSON_VALUE_START):
+        raise BadLine(f"not valid JSON (Expecting value at column {start + 1})")
     if not orjson_refused:
         try:
             return orjson.loads(line)
@@ -100,7 +115,14 @@ def _short_reason(error: Exception) -> str:
     return f"not valid JSON ({error})"
 
 
+# The first bytes of the UTF-8 of JavaScript's whitespace: a line starting with any other byte
+# is not blank, and is not decoded to find that out.
+JS_SPACE_LEADS = frozenset(c.encode()[0] for c in JS_WHITESPACE)
+
+
 def _is_js_blank(line: bytes) -> bool:
+    if line and line[0] not in JS_SPACE_LEADS:
+        return False
     return not line.strip() or js_trim(line.decode("utf-8", errors="replace")) == ""
 
 

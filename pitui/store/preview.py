@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from .jsonl import MISSING, BadLine, _is_js_blank, _strip_js_whitespace, js_trim, js_truthy, parse_line
+from .jsonl import MISSING, UNPARSED, BadLine, _is_js_blank, _strip_js_whitespace, js_trim, js_truthy, parse_line
 from .jsvalues import js_date_parse, js_date_value, js_string, time_clip
 from .session import NotASessionError, Opaque, Problem, _version_number, as_key
 
@@ -343,9 +343,13 @@ class _Scan:
             self.problems.append(Problem(self.path, number, reason))
 
     def feed(self, number: int, offset: int, line: bytes) -> None:
-        try:
-            value = orjson.loads(line)
-        except orjson.JSONDecodeError:
+        value = UNPARSED
+        if line[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
+            try:
+                value = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                value = UNPARSED
+        if value is UNPARSED:
             try:
                 value = parse_line(line, orjson_refused=True)  # what JSON.parse takes and orjson refuses
             except BadLine as error:

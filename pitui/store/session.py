@@ -27,6 +27,7 @@ import orjson
 from .jsonl import (
     JS_WHITESPACE,
     MISSING,
+    UNPARSED,
     BadLine,
     _is_js_blank,
     _strip_js_whitespace,
@@ -370,9 +371,13 @@ class Session:
             problems, append = session.problems, entries.append
             for number, offset, line in lines:
                 last_number = number
-                try:
-                    value = loads(line)
-                except decode_error:
+                value = UNPARSED
+                if line[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
+                    try:
+                        value = loads(line)
+                    except decode_error:
+                        value = UNPARSED
+                if value is UNPARSED:
                     try:
                         value = parse_line(line, orjson_refused=True)  # the slower rules for what orjson refuses
                     except BadLine as error:
@@ -1015,6 +1020,9 @@ def _parse_chunk(data: bytes, start: int, end: int, first: int) -> list[tuple[An
     add = records.append
     loads, decode_error = orjson.loads, orjson.JSONDecodeError
     for number, offset, line in _lines_between(data, start, end, first):
+        if line[:1] != b"{":  # not an object (or junk orjson would copy whole to refuse): the main process's
+            add((number, offset, len(line)))
+            continue
         try:
             value = loads(line)
         except decode_error:
