@@ -9,7 +9,9 @@ Example counts under the default "ci" profile (fixed seed, so CI runs the same e
 - ``test_following_a_growing_file_reads_what_a_fresh_read_reads``: 400;
 - ``test_writes_read_back_as_the_reference_model_predicts``: 400 sequences of up to 8 actions
   (label, clear, rename, branch with and without summary, fork, clone) over one to a few files;
-- ``test_pi_reads_the_writes_as_the_reference_model_predicts``: 25 (one node process each).
+- ``test_pi_reads_the_writes_as_the_reference_model_predicts``: 25 (one node process each);
+- ``test_pi_reads_mangled_files_as_pitui_does``: 25 batches of 8 mangled sessions (200 files),
+  each batch read by pi's own SessionManager in one node process and compared field by field.
 
 ``HYPOTHESIS_PROFILE=dev`` runs 40 (and 5 with the oracle).
 """
@@ -537,5 +539,35 @@ def test_pi_reads_the_writes_as_the_reference_model_predicts(oracle: Any, scenar
             assert pi["branch"] == [e.id for e in model.path_to(model.leaf)]
             session = Session.load(model.path)
             assert pi["context"] == inspect_session(session)["context"]
+            if session.source is not None:
+                session.source.close()
+
+
+@settings(max_examples=ORACLE_EXAMPLES)
+@given(batch=st.lists(mutated_bytes(), min_size=8, max_size=8))
+def test_pi_reads_mangled_files_as_pitui_does(oracle: Any, batch: list[bytes]) -> None:
+    """Whatever pi makes of a mangled file (and it reads every file it does not refuse), pitui
+    makes the same: header, entries, leaf, path, tree, labels, name and context."""
+    from test_conformance import NOT_A_SESSION, compare
+
+    with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
+        paths = []
+        for i, data in enumerate(batch):
+            paths.append(os.path.join(tmp, f"{i}.jsonl"))
+            Path(paths[-1]).write_bytes(data)
+        seen = oracle.open_many(paths)
+        for path, data in zip(paths, batch, strict=True):
+            pi = seen[path]
+            try:
+                session = Session.load(path)
+            except NotASessionError:
+                session = None
+            if set(pi) == {"error"}:
+                if pi["error"].startswith(NOT_A_SESSION):
+                    assert session is None or session.header is None, (pi["error"], data)
+                continue  # pi hangs (a cycle) or throws (a null line) on it: nothing to compare
+            assert session is not None and session.header is not None, (pi, data)
+            diff = compare(inspect_session(session), pi, data)
+            assert diff is None, (diff, data)
             if session.source is not None:
                 session.source.close()
