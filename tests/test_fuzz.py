@@ -571,3 +571,33 @@ def test_pi_reads_mangled_files_as_pitui_does(oracle: Any, batch: list[bytes]) -
             assert diff is None, (diff, data)
             if session.source is not None:
                 session.source.close()
+
+
+@given(data=mutated_bytes(), where=st.integers(0, 10**6))
+def test_following_a_mangled_file_reads_what_a_fresh_read_reads(data: bytes, where: int) -> None:
+    """As above, for any file pi's reading accepts, cut after any of its lines."""
+    cuts = [i + 1 for i, byte in enumerate(data) if byte == 0x0A]
+    if not cuts:
+        return
+    cut = cuts[where % len(cuts)]
+    with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
+        path = Path(tmp, "s.jsonl")
+        path.write_bytes(data[:cut])
+        try:
+            session = Session.load(str(path))
+        except NotASessionError:
+            return
+        if session.header is None or session.migrated:
+            return  # nothing to follow: such a file is read again whole
+        with open(path, "ab") as handle:
+            handle.write(data[cut:])
+        session.refresh()
+        fresh = Session.load(str(path))
+        assert [(e.line, key(e.id), key(e.parent_id)) for e in session.entries] == [
+            (e.line, key(e.id), key(e.parent_id)) for e in fresh.entries]
+        assert sorted((p.line, p.reason) for p in session.problems) == sorted(
+            (p.line, p.reason) for p in fresh.problems)
+        assert key(session.leaf_id) == key(fresh.leaf_id) and session.name == fresh.name
+        for s in (session, fresh):
+            if s.source is not None:
+                s.source.close()
