@@ -11,7 +11,10 @@ Example counts under the default "ci" profile (fixed seed, so CI runs the same e
   (label, clear, rename, branch with and without summary, fork, clone) over one to a few files;
 - ``test_pi_reads_the_writes_as_the_reference_model_predicts``: 25 (one node process each);
 - ``test_pi_reads_mangled_files_as_pitui_does``: 25 batches of 8 mangled sessions (200 files),
-  each batch read by pi's own SessionManager in one node process and compared field by field.
+  each batch read by pi's own SessionManager in one node process and compared field by field;
+- ``test_following_a_mangled_file_reads_what_a_fresh_read_reads``: 400;
+- ``test_an_action_on_a_mangled_file_works_or_changes_nothing``: 400, and 25 batches of 8 with
+  pi reading the results (``test_pi_reads_actions_on_mangled_files_as_pitui_does``).
 
 ``HYPOTHESIS_PROFILE=dev`` runs 40 (and 5 with the oracle).
 """
@@ -601,3 +604,74 @@ def test_following_a_mangled_file_reads_what_a_fresh_read_reads(data: bytes, whe
         for s in (session, fresh):
             if s.source is not None:
                 s.source.close()
+
+
+ACTIONS = ("label", "clear", "rename", "branch", "summary", "fork", "clone")
+
+
+def act_on(path: str, data: bytes, action: str, pick: int) -> str | None:
+    """Do ``action`` on a mangled file: it works, or it fails with a message for the user and
+    the folder is as it was. Returns the file to look at afterwards (a fork's), or None."""
+    folder = os.path.dirname(path)
+    Path(path).write_bytes(data)
+    try:
+        ids = [e.id for e in Session.load(path).entries if isinstance(e.id, str)]
+    except NotASessionError:
+        ids = []
+    ref = ids[pick % len(ids)] if ids else "zzzzzzzz"
+    try:
+        if action in ("label", "clear"):
+            written = actions.set_label(path, ref, "x" if action == "label" else None)
+        elif action == "rename":
+            written = actions.rename(path, "a name")
+        elif action in ("branch", "summary"):
+            written = actions.branch(path, ref, "a summary" if action == "summary" else None).entry_id
+        else:
+            new = actions.fork(path, ref) if action == "fork" else actions.clone(path)
+            assert Path(path).read_bytes() == data and os.path.dirname(new) == folder
+            return new
+    except (actions.ActionError, NotASessionError) as error:
+        assert str(error) and Path(path).read_bytes() == data and os.listdir(folder) == [os.path.basename(path)]
+        return None
+    after = Path(path).read_bytes()
+    session = Session.load(path)
+    if written is None:  # already there
+        assert after == data
+    elif session.original_version == 3 and not Session.from_bytes(data).migrated:
+        assert after.startswith(data) and session.leaf_id == written
+    else:  # an old file's first write: migrated, rewritten whole, the original in the trash
+        assert not session.migrated and session.leaf_id == written
+    assert [p for p in session.problems if not p.reason.startswith(("skipped", "not a JSON object", "duplicate"))] == []
+    return path
+
+
+@given(data=mutated_bytes(), action=st.sampled_from(ACTIONS), pick=st.integers(0, 100))
+def test_an_action_on_a_mangled_file_works_or_changes_nothing(data: bytes, action: str, pick: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
+        act_on(os.path.join(tmp, "s.jsonl"), data, action, pick)
+
+
+@settings(max_examples=ORACLE_EXAMPLES)
+@given(batch=st.lists(st.tuples(mutated_bytes(), st.sampled_from(ACTIONS), st.integers(0, 100)),
+                      min_size=8, max_size=8))
+def test_pi_reads_actions_on_mangled_files_as_pitui_does(oracle: Any, batch: list[tuple[bytes, str, int]]) -> None:
+    from test_conformance import compare
+
+    with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
+        results = []
+        for i, (data, action, pick) in enumerate(batch):
+            folder = os.path.join(tmp, str(i))
+            os.mkdir(folder)
+            path = act_on(os.path.join(folder, "s.jsonl"), data, action, pick)
+            if path is not None:
+                results.append(path)
+        seen = oracle.open_many(results)
+        for path in results:
+            pi = seen[path]
+            if set(pi) == {"error"}:
+                continue  # a file pi throws on, or hangs on (a cycle), before and after the action
+            session = Session.load(path)
+            assert pi["leafId"] == session.leaf_id
+            assert compare(inspect_session(session), pi, Path(path).read_bytes()) is None
+            if session.source is not None:
+                session.source.close()
