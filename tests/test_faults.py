@@ -169,8 +169,9 @@ def test_a_failed_first_write_to_an_old_file_leaves_it_and_the_trash_as_they_wer
     before = snapshot(tmp_path)
     trashed = sorted(os.listdir(trash_dir() / "files")) if (trash_dir() / "files").exists() else []
     faulty(fault)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError) as caught:
         actions.rename(str(path), "x")
+    assert caught.value.errno == ERRNO[fault] and caught.value.filename == str(path)
     assert snapshot(tmp_path) == before
     assert (sorted(os.listdir(trash_dir() / "files")) if (trash_dir() / "files").exists() else []) == trashed
 

@@ -142,10 +142,10 @@ def rewrite_file(path: str, lines: Iterable[bytes]) -> None:
         _write_all(fd, b"".join(line + b"\n" for line in lines))
         os.fchmod(fd, mode)
         os.fsync(fd)
-    except BaseException:
+    except BaseException as error:
         os.close(fd)
         os.unlink(temp)
-        raise
+        raise _naming(error, path) from None
     os.close(fd)
     try:
         move_to_trash(path)
