@@ -240,6 +240,8 @@ def cmd_branch(args: argparse.Namespace) -> int:
         print("Already at this point: nothing written", file=sys.stderr)
     else:
         print(result.entry_id)
+        if result.summary_dropped:
+            print("No summary written: this move leaves no messages behind (as pi does)", file=sys.stderr)
     if result.prompt_text:
         print("The chosen message, to ask again:", file=sys.stderr)
         print(safe(result.prompt_text, multiline=True), file=sys.stderr)

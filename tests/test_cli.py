@@ -111,6 +111,12 @@ def test_branch_with_summary_and_to_the_leaf(tmp_path: Path):
     again = pitui("branch", str(path), leaf)
     assert again.returncode == 0 and "Already at this point" in again.stderr
     assert path.read_bytes() == before
+    # Back to a0000001 without a summary, then forward along the old path: that move leaves
+    # only the branch entry behind, no message, so no summary is written (pi's rule).
+    assert pitui("branch", str(path), "a0000001").returncode == 0
+    forward = pitui("branch", str(path), "a0000003", "--summary", "nothing to summarise")
+    assert forward.returncode == 0 and "No summary written" in forward.stderr
+    assert Session.load(str(path)).leaf().get("customType") == "pitui.branch"
 
 
 def test_export_markdown_and_html(tmp_path: Path):
