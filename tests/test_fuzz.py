@@ -33,7 +33,7 @@ import pytest
 from sessionkit import entry, header, lines, msg, ts
 
 hypothesis = pytest.importorskip("hypothesis", reason="the property tests need hypothesis (pip install -e .[test])")
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from pitui.store import actions  # noqa: E402
@@ -548,6 +548,9 @@ def test_pi_reads_the_writes_as_the_reference_model_predicts(oracle: Any, scenar
 
 @settings(max_examples=ORACLE_EXAMPLES)
 @given(batch=st.lists(mutated_bytes(), min_size=8, max_size=8))
+@example(batch=[  # found by this test: a custom message that lost its customType
+    lines(header(), {"type": "custom_message", "content": "", "display": True, "id": "e0000001", "parentId": None,
+                     "timestamp": ts(1)})])
 def test_pi_reads_mangled_files_as_pitui_does(oracle: Any, batch: list[bytes]) -> None:
     """Whatever pi makes of a mangled file (and it reads every file it does not refuse), pitui
     makes the same: header, entries, leaf, path, tree, labels, name and context."""

@@ -757,10 +757,12 @@ def context_messages(entry: Entry) -> list[dict[str, Any]]:
     if kind == "message":
         return [entry.message]
     if kind == "custom_message":
+        # pi copies the fields over: one the entry lacks is undefined, not null, in the message.
         data = entry.data
-        return [{"role": "custom", "customType": data.get("customType"), "content": data.get("content"),
-                 "display": data.get("display"), "details": data.get("details"),
-                 "timestamp": _date_ms(entry.timestamp)}]
+        message = {"role": "custom", "customType": data.get("customType", MISSING),
+                   "content": data.get("content", MISSING), "display": data.get("display", MISSING),
+                   "details": data.get("details", MISSING), "timestamp": _date_ms(entry.timestamp)}
+        return [{key: value for key, value in message.items() if value is not MISSING}]
     if kind == "branch_summary":
         summary = entry.get("summary")
         if not js_truthy(summary):
