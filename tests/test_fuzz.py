@@ -223,6 +223,8 @@ def account_for_every_line(session: Session, data: bytes) -> None:
 
 
 @given(data=mutated_bytes())
+@example(data=lines(header(), {  # found by this test: a message whose id is a list
+    "type": "message", "id": [1], "parentId": {"a": 1}, "message": {"role": "user", "content": "x"}}))
 def test_any_bytes_read_without_a_crash_and_every_line_accounted_for(data: bytes) -> None:
     try:
         session = Session.from_bytes(data, path="s.jsonl")

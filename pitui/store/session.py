@@ -173,7 +173,8 @@ class LineSource:
             data = parse_line(raw)
         except BadLine:
             data = None
-        if not isinstance(data, dict) or data.get("id", MISSING) != entry.id:
+        expected = entry.id.value if isinstance(entry.id, Opaque) else entry.id  # an id that is a list, say
+        if not isinstance(data, dict) or data.get("id", MISSING) != expected:
             raise FileChangedError(f"{self.path} changed on disk: line {entry.line} no longer holds entry {entry.id}")
         return data
 
