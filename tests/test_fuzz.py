@@ -552,7 +552,10 @@ def test_pi_reads_the_writes_as_the_reference_model_predicts(oracle: Any, scenar
 @given(batch=st.lists(mutated_bytes(), min_size=8, max_size=8))
 @example(batch=[  # found by this test: a custom message that lost its customType
     lines(header(), {"type": "custom_message", "content": "", "display": True, "id": "e0000001", "parentId": None,
-                     "timestamp": ts(1)})])
+                     "timestamp": ts(1)}),
+    # and duplicated ids that make a cycle in pi's tree (pi never returns from getTree on it)
+    lines(header(), msg("e0000000", "e0000002"), msg("e0000000", None), msg("e0000001", "e0000000", n=1),
+          msg("e0000002", "e0000001", n=2))])
 def test_pi_reads_mangled_files_as_pitui_does(oracle: Any, batch: list[bytes]) -> None:
     """Whatever pi makes of a mangled file (and it reads every file it does not refuse), pitui
     makes the same: header, entries, leaf, path, tree, labels, name and context."""

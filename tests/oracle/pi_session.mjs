@@ -47,9 +47,50 @@ const pi = await loadPi().catch((error) => {
 // ---------------------------------------------------------------------------------------------
 // open
 
+// pi's getTree() places the last entry with an id once for every line with that id. If one of
+// those lines names as parent an entry below that last one, the tree it builds has a cycle, and
+// its sorting walk from the roots never returns. True when the tree of `entries` has one.
+function treeHasCycle(entries) {
+  const nodes = new Map();
+  for (const entry of entries) if (entry.type !== "session") nodes.set(entry.id, entry);
+  const children = new Map();
+  const roots = [];
+  for (const entry of entries) {
+    if (entry.type === "session") continue;
+    const node = nodes.get(entry.id);
+    const parent = entry.parentId === null || entry.parentId === entry.id ? undefined : nodes.get(entry.parentId);
+    if (parent === undefined) roots.push(node);
+    else if (children.has(parent)) children.get(parent).push(node);
+    else children.set(parent, [node]);
+  }
+  const state = new Map(); // node -> 1 while its subtree is walked, 2 when done
+  for (const root of roots) {
+    if (state.has(root)) continue;
+    const stack = [[root, 0]];
+    state.set(root, 1);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const kids = children.get(top[0]) || [];
+      if (top[1] === kids.length) {
+        state.set(top[0], 2);
+        stack.pop();
+        continue;
+      }
+      const kid = kids[top[1]++];
+      if (state.get(kid) === 1) return true;
+      if (!state.has(kid)) {
+        state.set(kid, 1);
+        stack.push([kid, 0]);
+      }
+    }
+  }
+  return false;
+}
+
 // Before pi sees a file: pi 0.73.1 replaces a file without a valid header with a new session
-// (random id, so nothing to compare), and walks parentId links from the leaf with no guard, so
-// a cycle there never returns. Both are reported as errors instead.
+// (random id, so nothing to compare), walks parentId links from the leaf with no guard, so
+// a cycle there never returns, and never returns from getTree() either when duplicated ids make
+// a cycle in the tree. All are reported as errors instead.
 function precheck(file) {
   const entries = pi.loadEntriesFromFile(file);
   if (entries.length === 0) {
@@ -67,6 +108,9 @@ function precheck(file) {
   for (let entry = last; entry; entry = entry.parentId ? byId.get(entry.parentId) : undefined) {
     if (seen.has(entry)) throw new Error(`parentId cycle through ${entry.id} (pi 0.73.1 would not return)`);
     seen.add(entry);
+  }
+  if (treeHasCycle(entries)) {
+    throw new Error("duplicated ids make a cycle in the tree (pi 0.73.1's getTree would not return)");
   }
 }
 
