@@ -78,12 +78,13 @@ class BranchPlan:
 _SUMMARISED_TYPES = frozenset({"message", "custom_message", "branch_summary", "compaction"})
 
 
-def plan_branch(session: Session, entry_ref: str) -> BranchPlan:
+def plan_branch(session: Session, entry_ref: str, *, left_behind: bool = True) -> BranchPlan:
     """Where the leaf goes when the user chooses ``entry_ref``, and what it leaves behind.
 
     Choosing a user message puts the leaf on its parent (so the message can be asked again) and
     offers its text; a root user message puts it before everything. Choosing where the
-    conversation already is writes nothing.
+    conversation already is writes nothing. ``left_behind=False`` skips finding the entries a
+    summary would be about (a walk as long as the branch left).
     """
     from .digest import abandoned_entries
 
@@ -95,7 +96,7 @@ def plan_branch(session: Session, entry_ref: str) -> BranchPlan:
         new_leaf = None  # an orphan's parent is gone: before everything
     already = target.id == session.leaf_id or new_leaf == current
     old_leaf = None if session.leaf_id is MISSING else session.leaf_id
-    abandoned = [] if already else abandoned_entries(session, old_leaf, target.id)
+    abandoned = [] if already or not left_behind else abandoned_entries(session, old_leaf, target.id)
     if not any(e.type in _SUMMARISED_TYPES for e in abandoned):
         abandoned = []  # only bookkeeping left behind (labels, markers): nothing to summarise
     return BranchPlan(target, new_leaf, old_leaf, already, abandoned, prompt)
@@ -155,13 +156,13 @@ def branch_in(manager: SessionManager, entry_ref: str, summary: str | None = Non
     from .digest import file_lists
 
     session = manager.session
-    plan = plan_branch(session, entry_ref)
+    wanted = summary is not None and bool(summary.strip())
+    plan = plan_branch(session, entry_ref, left_behind=wanted)
     if plan.already_there:
         return BranchResult(None, plan.new_leaf, plan.prompt_text)  # pi: "Already at this point"
     new_leaf = plan.new_leaf
     if new_leaf is not None and session.in_cycle(session.by_id[new_leaf]):
         raise ActionError(f"entry {new_leaf} is in a parentId cycle: pi would hang on a leaf there")
-    wanted = summary is not None and bool(summary.strip())
     if wanted and plan.abandoned:
         assert summary is not None
         if details is None:

@@ -43,22 +43,43 @@ DIGEST_LINE_CHARS = 200
 
 def abandoned_entries(session: Session, old_leaf: Any, target_id: Any) -> list[Entry]:
     """The entries left behind when the leaf moves from ``old_leaf`` to ``target_id``, oldest
-    first: pi's ``collectEntriesForBranchSummary`` (none when there is no old leaf)."""
-    if old_leaf is None or old_leaf is MISSING or session.entry(old_leaf) is None:
+    first: pi's ``collectEntriesForBranchSummary`` (none when there is no old leaf).
+
+    pi builds both paths from the root; here both are walked up from their ends in turns until
+    one reaches an entry the other passed, their deepest common entry, so the cost is the size
+    of the branch, not the depth of the session.
+    """
+    by_id = session.by_id
+    old = by_id.get(old_leaf) if old_leaf is not None and old_leaf is not MISSING else None
+    if old is None:
         return []
-    old_path = {id(e) for e in session.branch(old_leaf)}
+    target = by_id.get(target_id) if target_id is not None else None
+    walkers: list[Entry | None] = [old, target]
+    seen: list[dict[int, Entry]] = [{}, {}]
     common: Entry | None = None
-    target = session.entry(target_id) if target_id is not None else None
-    if target is not None:
-        for entry in reversed(session.branch(target_id)):
-            if id(entry) in old_path:
+    while common is None and (walkers[0] is not None or walkers[1] is not None):
+        for side in (0, 1):
+            entry = walkers[side]
+            if entry is None:
+                continue
+            key = id(entry)
+            if key in seen[1 - side]:
                 common = entry
                 break
+            if key in seen[side]:  # a parentId cycle: this path ends here
+                walkers[side] = None
+                continue
+            seen[side][key] = entry
+            parent = entry.parent_id
+            walkers[side] = by_id.get(parent) if parent is not None and parent is not MISSING else None
     left: list[Entry] = []
-    for entry in reversed(session.branch(old_leaf)):
-        if entry is common:
-            break
+    entry: Entry | None = old
+    visited: set[int] = set()
+    while entry is not None and entry is not common and id(entry) not in visited:
+        visited.add(id(entry))
         left.append(entry)
+        parent = entry.parent_id
+        entry = by_id.get(parent) if parent is not None and parent is not MISSING else None
     left.reverse()
     return left
 
