@@ -43,6 +43,25 @@ class Missing:
 MISSING: Any = Missing()
 
 
+class Opaque:
+    """An id that is a JSON array or object. JavaScript's Map compares such keys by identity,
+    so it equals nothing but itself; Python could not hash it at all. Written back as the value
+    it stands for (a label's parent when such an entry is the leaf, say), as pi writes it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Opaque({self.value!r})"
+
+
+def as_key(value: Any) -> Any:
+    """``value`` usable as a dict key with JavaScript Map semantics."""
+    return Opaque(value) if type(value) is list or type(value) is dict else value
+
+
 def js_trim(text: str) -> str:
     """``String.prototype.trim``: Python's ``str.strip`` knows a different set of spaces."""
     return text.strip(JS_WHITESPACE)
@@ -213,6 +232,8 @@ def prepare(value: Any) -> Any:
     """A JSON value ready for orjson: MISSING keys dropped, numbers spelt as JavaScript does."""
     if isinstance(value, dict):
         return {k: prepare(v) for k, v in value.items() if v is not MISSING}
+    if isinstance(value, Opaque):
+        return prepare(value.value)
     if isinstance(value, list):
         return [None if v is MISSING else prepare(v) for v in value]
     if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)

@@ -29,8 +29,10 @@ from .jsonl import (
     MISSING,
     UNPARSED,
     BadLine,
+    Opaque,
     _is_js_blank,
     _strip_js_whitespace,
+    as_key,
     js_trim,
     js_truthy,
     parse_line,
@@ -132,25 +134,7 @@ def _textless(message: dict[str, Any]) -> bool:
     return True
 
 
-class Opaque:
-    """An id that is a JSON array or object. JavaScript's Map compares such keys by identity,
-    so it equals nothing but itself; Python could not hash it at all."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"Opaque({self.value!r})"
-
-
 _CONTAINERS = (list, dict)
-
-
-def as_key(value: Any) -> Any:
-    """``value`` usable as a dict key with JavaScript Map semantics."""
-    return Opaque(value) if type(value) in _CONTAINERS else value
 
 
 class LineSource:
