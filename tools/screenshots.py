@@ -81,18 +81,12 @@ async def picker(pilot: Any) -> None:
 @shot("session")
 async def session(pilot: Any) -> None:
     """A session with branches and labels: its tree beside the conversation up to an entry."""
-    from pitui.ui.session_screen import SessionScreen
-
-    await press(pilot, "down", "enter")
-    for _ in range(100):
-        screen = pilot.app.screen
-        if isinstance(screen, SessionScreen) and screen.stats is not None:
-            break
-        await pilot.pause(0.05)
+    await open_demo_session(pilot)
     await press(pilot, *["up"] * 6)
 
 
 async def open_demo_session(pilot: Any) -> None:
+    """Open the second demo session and wait for its header's usage figures."""
     from pitui.ui.session_screen import SessionScreen
 
     await press(pilot, "down", "enter")
