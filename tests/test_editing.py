@@ -187,10 +187,10 @@ def test_rename_and_unchanged_name(tmp_path: Path, oracle: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     editor = SessionEditor(session)
-    editor.rename("  Flaky   test fix ")
-    assert session.name == "Flaky test fix"
-    assert editor.rename("Flaky test fix").entry_id is None
-    assert check_with_pi(oracle, path)["name"] == "Flaky test fix"
+    editor.rename("  Flaky   test\nfix ")  # pi's rule: line breaks become spaces, then trim
+    assert session.name == "Flaky   test fix"
+    assert editor.rename("Flaky   test fix").entry_id is None
+    assert check_with_pi(oracle, path)["name"] == "Flaky   test fix"
 
 
 # -- undo ------------------------------------------------------------------------------------------

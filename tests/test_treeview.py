@@ -879,3 +879,20 @@ def test_golden_session_matches_pi(oracle: Oracle, tmp_path: Path) -> None:
     for request, answer, rendered in zip(requests, oracle.tree(requests), mine, strict=True):
         assert rendered == answer, request
 
+
+
+def test_duplicated_ids_that_tie_the_tree_into_a_loop_still_lay_out(tmp_path: Path) -> None:
+    """pi's getTree never returns on this file (A's second copy is a root, the first hangs under C,
+    and C under B under A): the loop is cut where it closes, and every entry is shown once."""
+    from sessionkit import header, msg, write
+
+    path = write(tmp_path / "loop.jsonl", header(),
+                 msg("A", "C", n=1), msg("A", None, n=2), msg("B", "A", "assistant", n=3), msg("C", "B", n=4))
+    session = Session.load(str(path))
+    model = TreeModel(session, filter_mode="all")
+    texts = [model.row(row).plain for row in range(len(model))]
+    assert len(texts) == 3 and all("hi" in t for t in texts)
+    model.fold_or_up()
+    model.unfold_or_down()
+    model.set_query("hi")
+    assert len(model) == 3

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .jsonl import MISSING, BadLine, parse_line, split_lines
+from .jsonl import MISSING, BadLine, js_trim, parse_line, split_lines
 from .manager import EntryNotFoundError, SessionManager
 from .session import Entry, FileChangedError, Session
 from .trash import move_to_trash
@@ -132,7 +132,7 @@ def set_label(path: str, entry_ref: str, label: str | None) -> str:
     def attempt() -> str:
         manager = _open(path)
         target = resolve_entry(manager.session, entry_ref)
-        text = label.strip() if label else ""
+        text = js_trim(label) if label else ""
         return manager.append_label_change(target.id, text or None)
 
     return _retrying(attempt)
@@ -156,7 +156,7 @@ def branch_in(manager: SessionManager, entry_ref: str, summary: str | None = Non
     from .digest import file_lists
 
     session = manager.session
-    wanted = summary is not None and bool(summary.strip())
+    wanted = summary is not None and bool(js_trim(summary))
     plan = plan_branch(session, entry_ref, left_behind=wanted)
     if plan.already_there:
         return BranchResult(None, plan.new_leaf, plan.prompt_text)  # pi: "Already at this point"
@@ -167,7 +167,7 @@ def branch_in(manager: SessionManager, entry_ref: str, summary: str | None = Non
         assert summary is not None
         if details is None:
             details = file_lists(plan.abandoned).details()
-        entry_id = manager.branch_with_summary(new_leaf, summary.strip(), details)
+        entry_id = manager.branch_with_summary(new_leaf, js_trim(summary), details)
         return BranchResult(entry_id, new_leaf, plan.prompt_text)
     entry_id = move_leaf(manager, new_leaf)
     return BranchResult(entry_id, new_leaf, plan.prompt_text, summary_dropped=wanted)

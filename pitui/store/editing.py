@@ -27,7 +27,8 @@ from .actions import (
     plan_branch,
     resolve_entry,
 )
-from .manager import SessionManager
+from .jsonl import js_trim
+from .manager import SessionManager, clean_name
 from .session import FileChangedError, Session
 
 __all__ = ["Forked", "SessionEditor", "Written"]
@@ -137,7 +138,7 @@ class SessionEditor:
         """Set a label (``None`` or blank: clear it). An unchanged label writes nothing."""
         session = self.session
         target = resolve_entry(session, _ref(entry_id))
-        text = (label or "").strip() or None
+        text = js_trim(label or "") or None
         before = session.labels.get(target.id)
         if text == before:
             return Written(None, "Label unchanged: nothing written", target.id)
@@ -150,7 +151,7 @@ class SessionEditor:
     def rename(self, name: str) -> Written:
         """Name the session (blank: clear the name). An unchanged name writes nothing."""
         session = self.session
-        text = " ".join(name.split())
+        text = clean_name(name)
         before = session.name
         if (text or None) == before:
             return Written(None, "Name unchanged: nothing written", None)

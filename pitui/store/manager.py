@@ -300,8 +300,7 @@ class SessionManager:
 
     def append_session_info(self, name: str) -> str:
         """Name the session (an empty name clears it). Line breaks become spaces."""
-        cleaned = js_trim(" ".join(_split_lines(name)))
-        return self._write_entry(self._new_entry("session_info", name=cleaned))
+        return self._write_entry(self._new_entry("session_info", name=clean_name(name)))
 
     def append_custom_message_entry(self, custom_type: str, content: Any, display: bool,
                                     details: Any = None) -> str:
@@ -388,7 +387,7 @@ class SessionManager:
             data["parentId"] = parent
             kept.append(data)
             parent = data["id"]
-        kept_ids = {d["id"] for d in kept}
+        kept_ids = {e.id for e in path}  # as the labels name them (a list id is hashable there)
         taken: set[Any] = set(kept_ids)
         for target, label in self._session.labels.items():
             if target not in kept_ids:
@@ -454,8 +453,9 @@ def _given(value: Any) -> Any:
     return MISSING if value is None else value
 
 
-def _split_lines(text: str) -> list[str]:
-    return re.split(r"[\r\n]+", text)
+def clean_name(name: str) -> str:
+    """A session name as it is written: line breaks become spaces, then JavaScript's trim."""
+    return js_trim(" ".join(re.split(r"[\r\n]+", name)))
 
 
 def _most_recent_session(folder: str) -> str | None:

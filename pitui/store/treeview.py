@@ -260,6 +260,41 @@ def _safe_search_text(entry: Entry) -> str:
         return ""
 
 
+def _cut_cycles(roots: list[int], only: list[int], several: dict[int, list[int]]) -> None:
+    """Drop the child links that lead back to an entry above: duplicated ids can tie the tree
+    into a loop that pi's getTree never leaves. (An entry reached twice another way, which
+    duplicated ids also allow, is kept.) Without duplicated ids a loop is never reachable
+    from a root, so this only runs for those files."""
+    state = bytearray(len(only))  # 0: not seen, 1: on the path being walked, 2: done
+    for root in roots:
+        if state[root]:
+            continue
+        state[root] = 1
+        stack: list[tuple[int, int]] = [(root, 0)]
+        while stack:
+            slot, position = stack[-1]
+            child = only[slot]
+            kids = [child] if child >= 0 else several.get(slot, []) if child == -2 else []
+            if position >= len(kids):
+                state[slot] = 2
+                stack.pop()
+                continue
+            stack[-1] = (slot, position + 1)
+            kid = kids[position]
+            if state[kid] == 1:  # back to an entry above: the loop is cut here
+                if child >= 0:
+                    only[slot] = -1
+                else:
+                    kids.remove(kid)
+                    stack[-1] = (slot, position)
+                    if not kids:
+                        only[slot] = -1
+                        del several[slot]
+            elif state[kid] == 0:
+                state[kid] = 1
+                stack.append((kid, 0))
+
+
 def _categories(entries: list[Entry]) -> list[int]:
     try:
         # The common cases inline: a call per entry would cost more than the rest.
@@ -369,6 +404,8 @@ class TreeModel:
                     only[p] = -2
                 else:
                     several[p].append(k)
+        if duplicates:
+            _cut_cycles(roots, only, several)
         for p, kids in several.items():
             order = _sort_children([entries[k] for k in kids])
             position = {id(entries[k]): k for k in kids}
