@@ -896,3 +896,77 @@ def test_duplicated_ids_that_tie_the_tree_into_a_loop_still_lay_out(tmp_path: Pa
     model.unfold_or_down()
     model.set_query("hi")
     assert len(model) == 3
+
+
+APPENDS = [
+    # (kind, fields) appended in a chain under the leaf: what pi writes on, and what pitui's
+    # label and rename write.
+    ("message", {"message": {"role": "assistant", "content": [{"type": "toolCall", "id": "k1", "name": "read",
+                                                                "arguments": {"path": "/x"}}],
+                             "stopReason": "toolUse"}}),
+    ("message", {"message": {"role": "toolResult", "toolCallId": "k1", "toolName": "read",
+                             "content": [{"type": "text", "text": "ok"}], "isError": False}}),
+    ("label", {"targetId": "u1", "label": "grown"}),
+    ("session_info", {"name": "grown name"}),
+    ("message", {"message": {"role": "user", "content": "a question typed later"}}),
+]
+
+
+@pytest.mark.parametrize("build", [approaches, branching, lambda: chain(40)], ids=["approaches", "branching", "chain"])
+@pytest.mark.parametrize("filter_mode", FILTERS)
+@pytest.mark.parametrize(("appended", "one_by_one"), [(1, False), (2, True), (5, False), (5, True)])
+@pytest.mark.parametrize("fold", [False, True], ids=["open", "folded"])
+def test_an_append_below_the_leaf_is_spliced_in_as_a_fresh_build_lays_it_out(
+        tmp_path: Path, monkeypatch, build: Any, filter_mode: str, appended: int, one_by_one: bool,
+        fold: bool) -> None:
+    path = build().write(tmp_path / "s.jsonl")
+    session = Session.load(str(path))
+    m = model(session, filter_mode=filter_mode)
+    folded = None
+    for row in range(len(m) if fold else 0):  # a fold (the first that can be made), kept
+
+        m.select_row(row)
+        m.fold()
+        if m.is_folded(m.cursor):
+            folded = m.selected_id
+            break
+    parent = session.leaf_id
+    builds: list[int] = []
+    real_build = TreeModel._build
+    monkeypatch.setattr(TreeModel, "_build", lambda self: builds.append(1) or real_build(self))
+    # One update per entry (a textless assistant is the leaf for a while), or one for them all.
+    batches = [[n] for n in range(appended)] if one_by_one else [list(range(appended))]
+    for batch in batches:
+        with path.open("ab") as handle:
+            for n in batch:
+                kind, fields = APPENDS[n]
+                handle.write(orjson.dumps({"type": kind, "id": f"g{n}", "parentId": parent,
+                                           "timestamp": _ts(200 + n), **fields}) + b"\n")
+                parent = f"g{n}"
+        assert session.refresh() == len(batch)
+        m.update()
+    assert builds == []  # spliced in, not built again
+    monkeypatch.undo()
+    fresh = model(Session.load(str(path)), filter_mode=filter_mode)
+    if folded is not None:
+        fresh.select(folded)
+        fresh.fold()
+    fresh.select(m.selected_id)
+    assert render(m) == render(fresh)
+    assert (m.selected_id, m.status_text) == (fresh.selected_id, fresh.status_text)
+    m.jump_to_leaf()
+    fresh.jump_to_leaf()
+    assert (m.selected_id, render(m)) == (fresh.selected_id, render(fresh))
+
+
+def test_an_append_that_is_not_below_the_leaf_builds_the_tree_again(tmp_path: Path) -> None:
+    path = branching().write(tmp_path / "s.jsonl")
+    session = Session.load(str(path))
+    m = model(session)
+    with path.open("ab") as handle:  # under an earlier entry: the active branch changes
+        handle.write(orjson.dumps({"type": "message", "id": "x1", "parentId": "a2", "timestamp": _ts(300),
+                                   "message": {"role": "user", "content": "elsewhere"}}) + b"\n")
+    session.refresh()
+    m.update()
+    fresh = model(Session.load(str(path)), selected_id=m.selected_id)
+    assert render(m) == render(fresh)

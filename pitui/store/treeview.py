@@ -461,7 +461,7 @@ class TreeModel:
         self._index = index
         self._slot = slot_of
         self._parent = parent
-        self._ends: list[int] | None = None
+        self._ends: list[int] | None = None  # and what else is derived: see _reset_layout
         self._active = active
         self._leaf_slot = leaf_slot
         self._duplicates = duplicates
@@ -481,6 +481,14 @@ class TreeModel:
                     category[node] = _ASSISTANT
         self._category = category
         self._leaf_node = leaf_node
+        self._only, self._built = only, count
+        self._reset_layout(size)
+
+    def _reset_layout(self, size: int) -> None:
+        """What is derived from the tree's structure, emptied for ``size`` nodes: laid out
+        again by the next ``_apply``."""
+        self._ends = None
+        self._node_by_slot = None
         self._search: list[str] | None = None
         self._labelled: list[int] | None = None
         self._tool_call_map = None
@@ -504,6 +512,53 @@ class TreeModel:
         self._folded: set[int] = set()
         self._cursor = 0
         self._remembered = -1  # the selection kept while no row is shown
+
+    def _grow_below_leaf(self) -> bool:
+        """Take in the common append without building the tree again: new entries in a chain
+        under the leaf, which had no children (pi writing on; a label or a name, which hang
+        off the leaf). The leaf stays on the active path, so no branch point changes its order:
+        the chain's nodes go in right after the leaf's node. False when the append is not that."""
+        entries = self._entries
+        built = self._built
+        leaf_slot, leaf_node = self._leaf_slot, self._leaf_node
+        if (self.session.entries is not entries or len(entries) <= built or self._duplicates
+                or leaf_slot < 0 or leaf_node < 0 or self._only[leaf_slot] != -1):
+            return False
+        new = entries[built:]
+        index = self._index
+        parent_id = entries[leaf_slot].id
+        ids: set[Any] = set()
+        try:
+            for entry in new:
+                if entry.parent_id != parent_id or entry.id in index or entry.id in ids \
+                        or entry.id is None or entry.id is MISSING:
+                    return False
+                ids.add(entry.id)
+                parent_id = entry.id
+        except TypeError:  # an unhashable id: the general rules apply
+            return False
+        if self.session.leaf_id != parent_id:
+            return False
+        count = len(new)
+        for slot, entry in enumerate(new, built):
+            index[entry.id] = slot
+        self._only[leaf_slot] = built
+        self._only.extend([*range(built + 1, built + count), -1])
+        self._slot[leaf_node + 1:leaf_node + 1] = range(built, built + count)
+        parent = [up + count if up > leaf_node else up for up in self._parent]
+        parent[leaf_node + 1:leaf_node + 1] = range(leaf_node, leaf_node + count)
+        self._parent = parent
+        self._active.extend(b"\x01" * count)
+        known = self._slot_categories = self._slot_categories + _categories(new)
+        category = self._category
+        category[leaf_node] = known[leaf_slot]  # no longer the leaf: pi's rule for it ends
+        category[leaf_node + 1:leaf_node + 1] = known[built:]
+        self._leaf_slot, self._leaf_node = built + count - 1, leaf_node + count
+        if category[self._leaf_node] == _TEXTLESS:
+            category[self._leaf_node] = _ASSISTANT
+        self._built = built + count
+        self._reset_layout(len(parent))
+        return True
 
     @property
     def _end(self) -> list[int]:
@@ -1264,7 +1319,8 @@ class TreeModel:
         at_leaf = selected >= 0 and selected == self._shown_ancestor(self._leaf_node)
         selected_entry = entries[self._slot[selected]] if selected >= 0 else None
         folded = [entries[self._slot[node]] for node in self._folded]
-        self._build()
+        if not self._grow_below_leaf():
+            self._build()
         follow = at_leaf and self._leaf_slot != old_leaf and old_leaf >= 0 and bool(self._active[old_leaf])
         if follow:
             target = self._leaf_node
