@@ -518,7 +518,7 @@ def finish_app(result: Any, config: Any) -> int:
         print(f"pitui: {safe(argv[0])} is not installed (not on PATH). To resume the session, run:", file=sys.stderr)
         print(shlex.join(argv))
         return 1
-    session_cwd = _session_cwd(result.path)
+    session_cwd = result.cwd or _session_cwd(result.path)
     if session_cwd:
         os.chdir(session_cwd)  # pi resumes a session in the folder it was made in
     sys.stdout.flush()

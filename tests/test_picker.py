@@ -571,7 +571,7 @@ async def test_delete_asks_then_moves_the_file_to_the_trash(tmp_path):
         await pilot.press("ctrl+d")
         await settle(pilot)
         assert header_lines(app)[1].strip() == "Delete session? enter confirm · escape/ctrl+c cancel"
-        assert header_lines(app)[2].strip() == ""
+        assert header_lines(app)[2].strip() == "Unrelated: fix the CI cache · lone.jsonl"  # what it moves
         await pilot.press("x", "up", "tab", "ctrl+s")  # ignored while the question is open
         await settle(pilot)
         assert picker(app).query_text == "" and selected_title(app) == "Unrelated: fix the CI cache"

@@ -18,6 +18,7 @@ from sessionkit import header, msg, write
 from test_editing import worked_session
 from test_session_screen import SIZE, demo_file, make_app, opened, static_text, until
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from pitui.config import Config
 from pitui.store import writer
@@ -33,8 +34,8 @@ from pitui.store.conversation import (
 from pitui.store.session import Session
 from pitui.ui.app import AppResult
 from pitui.ui.conversation import ConversationView
-from pitui.ui.dialogs import BranchDialog, ConfirmDialog, LabelDialog, SummarizingDialog, SummaryEditor
-from pitui.ui.picker import PickerScreen, RenameScreen
+from pitui.ui.dialogs import BranchDialog, ConfirmDialog, LabelDialog, RenameScreen, SummarizingDialog, SummaryEditor
+from pitui.ui.picker import PickerScreen
 from pitui.ui.session_screen import SessionScreen
 from pitui.ui.session_tree import SessionTree
 
@@ -48,6 +49,11 @@ def app_for(path: Path, tmp_path: Path, config: Config | None = None) -> Any:
     if config is not None:
         app.config = config
     return app
+
+
+def dialog_text(screen: Any) -> str:
+    """Every line a dialog shows."""
+    return "\n".join(str(widget.render()) for widget in screen.query(Static))
 
 
 def tree_of(pilot: Pilot[Any]) -> SessionTree:
@@ -358,7 +364,12 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "a2")
-        await pilot.press("F")
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        question = dialog_text(pilot.app.screen)
+        assert "Fork a new session?" in question and "(4 entries)" in question and "a2" in question
+        assert sorted(path.parent.glob("*.jsonl")) == [path]  # nothing written before the answer
+        await pilot.press("enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen)
                     and pilot.app.screen.session_path != str(path) and pilot.app.screen.session is not None)
         forked = Path(pilot.app.screen.session_path)
@@ -378,14 +389,16 @@ async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle: An
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "u2")
-        await pilot.press("F")
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path))
         assert oracle.open(pilot.app.screen.session_path)["branch"] == ["u1", "a1", "r1", "a2"]
         assert pilot.app.clipboard == "Now add a changelog entry"
         await pilot.press("escape")
         await until(pilot, lambda: pilot.app.screen.session_path == str(path))
         await highlight(pilot, "u1")
-        await pilot.press("F")
+        await pilot.press("ctrl+n")  # nothing to ask: it says why at once
         await until(pilot, lambda: "Nothing comes before the first message" in status(pilot))
 
 
@@ -394,7 +407,15 @@ async def test_clone_copies_the_active_path(tmp_path: Path, oracle: Any) -> None
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "a1")  # the highlight does not matter: the active path is cloned
-        await pilot.press("C")
+        await pilot.press("ctrl+k")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await pilot.press("escape")
+        await until(pilot, lambda: "Not cloned: nothing written" in status(pilot))
+        assert sorted(path.parent.glob("*.jsonl")) == [path]
+        await pilot.press("ctrl+k")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        assert "(8 entries)" in dialog_text(pilot.app.screen)
+        await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path)
                     and pilot.app.screen.session is not None)
         seen = oracle.open(pilot.app.screen.session_path)
@@ -406,12 +427,12 @@ async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path) -> 
     before = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
-        await pilot.press("D")
+        await pilot.press("ctrl+delete")
         await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
         await pilot.press("escape")
         await until(pilot, lambda: "Not moved to the trash" in status(pilot))
         assert path.read_bytes() == before
-        await pilot.press("D")
+        await pilot.press("f8")
         await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
@@ -421,23 +442,41 @@ async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path) -> 
 
 async def test_resume_leaves_for_pi_on_this_file(tmp_path: Path) -> None:
     path = worked_session(tmp_path / "s.jsonl")
-    app = app_for(path, tmp_path)
+    app = app_for(path, tmp_path, Config(resume_command=(sys.executable, "-c", "pass", "{path}")))
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
-        await pilot.press("P")
+        await pilot.press("ctrl+p")
         await until(pilot, lambda: app.return_value is not None)
-    assert app.return_value == AppResult("resume", str(path))
+    assert app.return_value == AppResult("resume", str(path), None)  # its folder does not exist here
 
 
-async def test_lowercase_letters_still_search_and_capitals_act(tmp_path: Path) -> None:
+async def test_resume_without_pi_stays_and_copies_the_command(tmp_path: Path) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    app = app_for(path, tmp_path, Config(resume_command=("no-such-pi-here", "--session", "{path}")))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.clipboard != "")
+        assert isinstance(app.screen, SessionScreen) and app.return_value is None
+        assert app.clipboard == f"no-such-pi-here --session {path}"
+        assert any("no-such-pi-here is not installed" in str(n.message) for n in app._notifications)
+
+
+async def test_every_letter_typed_is_search_text_but_pis_two(tmp_path: Path) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     before = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
-        await pilot.press(*"changelog")
-        await until(pilot, lambda: tree_of(pilot).query == "changelog")
+        # The words that forked, cloned, quit and trashed when capitals were the view's keys.
+        await pilot.press(*"Committed Fix Please Done changelog")
+        await until(pilot, lambda: tree_of(pilot).query == "Committed Fix Please Done changelog")
         assert isinstance(pilot.app.screen, SessionScreen)
+        await pilot.press("escape")  # clears the search (no row matched it)
+        await until(pilot, lambda: tree_of(pilot).query == "")
+        await pilot.press("L")  # pi's Shift+L: the label editor, never text
+        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
     assert path.read_bytes() == before
+    assert sorted(path.parent.glob("*.jsonl")) == [path]
 
 
 # -- failures and a writer at the same time --------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .actions import (
     ActionError,
@@ -42,6 +42,14 @@ class Written:
     message: str  # what was written (or why nothing was), in a sentence
     show_id: Any = None  # the entry to highlight after it
     prompt_text: str | None = None  # a chosen user message's text, to ask again
+
+
+class CopyPlan(NamedTuple):
+    """What a fork or a clone would copy into its new file."""
+
+    end: Any  # the id of the last entry copied
+    entries: int  # how many entries the new file holds
+    prompt_text: str | None  # a fork before a user message: its text, to ask again
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,16 +168,27 @@ class SessionEditor:
         what = f"Named “{session.name}”" if session.name else "Name cleared"
         return Written(written, f"{what}: wrote session_info entry {written}", None)
 
-    @_fresh
-    def fork(self, entry_id: Any) -> Forked:
-        """A new session in the same folder holding the path up to ``entry_id``; on a user
-        message, up to the entry before it (pi's ``/fork``), with the message's text to ask again."""
+    def copy_plan(self, entry_id: Any = None) -> CopyPlan:
+        """What :meth:`fork` (``entry_id``) or :meth:`clone` (None) would write, without writing:
+        the last entry copied and how many entries the new file gets."""
         session = self.session
+        if entry_id is None:
+            leaf = session.leaf()
+            if leaf is None:
+                raise ActionError("Nothing to clone yet")
+            return CopyPlan(leaf.id, len(session.branch(leaf.id)), None)
         target = resolve_entry(session, _ref(entry_id))
         prompt = message_text(target) if is_prompt(target) else None
         end = target.parent_id if prompt is not None else target.id
         if end is None or end not in session.by_id:
             raise ActionError("Nothing comes before the first message: highlight a later entry to fork")
+        return CopyPlan(end, len(session.branch(end)), prompt)
+
+    @_fresh
+    def fork(self, entry_id: Any) -> Forked:
+        """A new session in the same folder holding the path up to ``entry_id``; on a user
+        message, up to the entry before it (pi's ``/fork``), with the message's text to ask again."""
+        end, _, prompt = self.copy_plan(entry_id)
         path = self._manager().create_branched_session(end, write_now=True)
         assert path is not None
         return Forked(path, prompt)
@@ -177,10 +196,7 @@ class SessionEditor:
     @_fresh
     def clone(self) -> str:
         """A new session in the same folder holding the whole active path (pi's ``/clone``)."""
-        leaf = self.session.leaf()
-        if leaf is None:
-            raise ActionError("Nothing to clone yet")
-        path = self._manager().create_branched_session(leaf.id, write_now=True)
+        path = self._manager().create_branched_session(self.copy_plan().end, write_now=True)
         assert path is not None
         return path
 

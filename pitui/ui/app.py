@@ -8,6 +8,8 @@ the catalog (the cached listing of every session) and the clock, so that tests c
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +20,9 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from ..config import Config
+from ..safe_text import safe_line
 from .help import HelpScreen
+from .keys import binding_defaults, check_keymap, keys_for
 
 if TYPE_CHECKING:
     from ..store.catalog import Catalog
@@ -44,6 +48,7 @@ class AppResult:
 
     action: Literal["print", "resume"]
     path: str
+    cwd: str | None = None  # where to resume it: the session's folder, if it still exists
 
 
 class PituiApp(App[AppResult | None]):
@@ -90,6 +95,30 @@ class PituiApp(App[AppResult | None]):
         self._now = now or (lambda: time.time() * 1000)
         self._catalog = catalog
         self.watch_files = watch
+        self.keymap: dict[str, str] = {}  # the config's [keys] that name a binding and real keys
+
+    # -- keys ------------------------------------------------------------------------------
+
+    @property
+    def binding_defaults(self) -> dict[str, Binding]:
+        """Every binding id of the app, its screens and widgets, with its default keys."""
+        from .conversation import ConversationView
+        from .dialogs import DIALOGS, RenameScreen
+        from .help import HelpScreen
+        from .picker import PickerScreen
+        from .session_screen import SessionScreen
+        from .session_tree import SessionTree
+
+        return binding_defaults([type(self), PickerScreen, RenameScreen, SessionScreen, SessionTree,
+                                 ConversationView, HelpScreen, *DIALOGS])
+
+    def keys_for(self, binding_id: str) -> list[str]:
+        """The keys bound to ``binding_id`` now: the user's keymap, else the default."""
+        return keys_for(binding_id, self.keymap, self.binding_defaults)
+
+    def keys_text(self, binding_id: str, separator: str = "/") -> str:
+        """Those keys as pi writes them in its hints (``ctrl+d``, ``escape/ctrl+c``)."""
+        return separator.join(self.keys_for(binding_id))
 
     # -- shared services -------------------------------------------------------------------
 
@@ -107,8 +136,12 @@ class PituiApp(App[AppResult | None]):
     # -- lifecycle -------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        if self.config.keys:
-            self.set_keymap(self.config.keys)
+        where = f"{self.config.path}: [keys]" if self.config.path else "[keys]"
+        self.keymap, problems = check_keymap(self.config.keys, self.binding_defaults, where)
+        if self.keymap:
+            self.set_keymap(self.keymap)
+        for problem in problems:
+            self.notify(problem, title="Config", severity="warning", markup=False, timeout=10)
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         else:
@@ -169,9 +202,22 @@ class PituiApp(App[AppResult | None]):
         else:
             self.open_session(path)
 
-    def resume_in_pi(self, path: str) -> None:
-        """End the app; the command line then runs the resume command on ``path``."""
-        self.exit(AppResult("resume", path))
+    def resume_in_pi(self, path: str, cwd: str | None) -> None:
+        """End the app; the command line then runs the resume command on ``path`` in ``cwd``
+        (the session's folder). If that command is not installed, stay, and copy and show the
+        command to run instead."""
+        argv = self.config.resume_argv(path)
+        folder = cwd if cwd and os.path.isdir(cwd) else None
+        if shutil.which(argv[0]) is not None:
+            self.exit(AppResult("resume", path, folder))
+            return
+        command = shlex.join(argv)
+        if folder:
+            command = f"cd {shlex.quote(folder)} && {command}"
+        self.copy_to_clipboard(command)
+        self.notify(f"{argv[0]} is not installed (not on PATH). To resume the session, run (copied to the "
+                    f"clipboard):\n{safe_line(command)}", title="Resume", severity="warning", markup=False,
+                    timeout=15)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -51,6 +51,7 @@ from ..store.conversation import (
     Usage,
     UserMessage,
 )
+from .keys import OrderedKeys
 from .preview import format_size, format_tokens
 
 __all__ = ["ConversationView", "format_usage"]
@@ -131,7 +132,7 @@ class _Block:
     pending: bool = False  # a compaction waiting for its replaced entries
 
 
-class ConversationView(ScrollView, can_focus=True, inherit_bindings=False):
+class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=False):
     """What the model sees on a path, one block per message, with a block cursor.
 
     The screen gives it items (:func:`pitui.store.conversation.context_items`) with

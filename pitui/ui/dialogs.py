@@ -15,13 +15,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static, TextArea
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..safe_text import safe, safe_line
 from ..store.summarize import SummarizerCancelled, SummarizerError, run_summarizer
+from .fields import OrderedInput, OrderedOptionList, OrderedTextArea
 
-__all__ = ["BranchDialog", "ConfirmDialog", "LabelDialog", "SummarizingDialog", "SummaryEditor"]
+__all__ = [
+    "DIALOGS", "BranchDialog", "ConfirmDialog", "LabelDialog", "RenameScreen", "SummarizingDialog", "SummaryEditor",
+]
 
 BRANCH_PLAIN, BRANCH_WRITE, BRANCH_COMMAND = "plain", "write", "command"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -32,7 +35,7 @@ class BranchDialog(ModalScreen[str | None]):
     configured summarizer command (shown disabled, with how to set one, when there is none)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,ctrl+c", "cancel", "Cancel", id="branch.cancel", priority=True),
+        Binding("escape,ctrl+c", "cancel", "Cancel", id="branch.cancel"),
         Binding("j", "move(1)", "Down", show=False, id="branch.down"),
         Binding("k", "move(-1)", "Up", show=False, id="branch.up"),
     ]
@@ -55,7 +58,7 @@ class BranchDialog(ModalScreen[str | None]):
             about.append(safe_line(self._destination))
             about.append(f"\nLeaving behind {self._left_behind}", style="dim")
             yield Static(about, id="branch-about")
-            yield OptionList(
+            yield OrderedOptionList(
                 Option("No summary", id=BRANCH_PLAIN),
                 Option("Write a summary (starts from a digest of the branch)", id=BRANCH_WRITE),
                 command,
@@ -86,8 +89,8 @@ class SummaryEditor(ModalScreen[str | None]):
     Escape goes back to the question (pi's custom-prompt editor does the same)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", id="summary.save", priority=True),
-        Binding("escape", "cancel", "Back", id="summary.cancel", priority=True),
+        Binding("ctrl+s", "save", "Save", id="summary.save"),
+        Binding("escape", "cancel", "Back", id="summary.cancel"),
     ]
 
     def __init__(self, digest: str) -> None:
@@ -99,17 +102,17 @@ class SummaryEditor(ModalScreen[str | None]):
             yield Static("Branch summary", classes="dialog-title", markup=False)
             yield Static("What the model should know about the branch you are leaving. It starts from a "
                          "digest of that branch, made without a model.", classes="dialog-hint", markup=False)
-            yield TextArea(safe(self._digest, multiline=True), id="summary-text", soft_wrap=True,
+            yield OrderedTextArea(safe(self._digest, multiline=True), id="summary-text", soft_wrap=True,
                            show_line_numbers=False, tab_behavior="indent")
             yield Static("ctrl+s save · escape back", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
-        area = self.query_one(TextArea)
+        area = self.query_one(OrderedTextArea)
         area.focus()
         area.move_cursor(area.document.end)
 
     def action_save(self) -> None:
-        text = self.query_one(TextArea).text.strip()
+        text = self.query_one(OrderedTextArea).text.strip()
         if not text:
             self.notify("An empty summary is not written: write one, or press escape.", severity="warning",
                         markup=False)
@@ -125,7 +128,7 @@ class SummarizingDialog(ModalScreen["str | SummarizerError | None"]):
     summary, the error that stopped it, or ``None`` when the user cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,ctrl+c", "cancel", "Cancel", id="summarizing.cancel", priority=True),
+        Binding("escape,ctrl+c", "cancel", "Cancel", id="summarizing.cancel"),
     ]
 
     def __init__(self, argv: tuple[str, ...], transcript: str, timeout: float, cwd: str | None) -> None:
@@ -183,7 +186,7 @@ class LabelDialog(ModalScreen[str | None]):
     Enter saves (empty clears), Escape cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,ctrl+c", "cancel", "Cancel", id="label.cancel", priority=True),
+        Binding("escape,ctrl+c", "cancel", "Cancel", id="label.cancel"),
     ]
 
     def __init__(self, label: str, entry_text: str) -> None:
@@ -196,7 +199,7 @@ class LabelDialog(ModalScreen[str | None]):
             yield Static("Label (empty to remove):", classes="dialog-title", markup=False)
             yield Static(Text(safe_line(self._entry_text), style="dim", no_wrap=True, overflow="ellipsis"),
                          id="label-entry")
-            yield Input(safe_line(self._label), id="label-input", select_on_focus=False)
+            yield OrderedInput(safe_line(self._label), id="label-input", select_on_focus=False)
             yield Static("enter save · escape cancel", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -214,8 +217,8 @@ class ConfirmDialog(ModalScreen[bool]):
     """A yes/no question: Enter (or y) confirms, Escape (or n) cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,y", "answer(True)", "Confirm", id="confirm.yes", priority=True),
-        Binding("escape,ctrl+c,n", "answer(False)", "Cancel", id="confirm.no", priority=True),
+        Binding("enter,y", "answer(True)", "Confirm", id="confirm.yes"),
+        Binding("escape,ctrl+c,n", "answer(False)", "Cancel", id="confirm.no"),
     ]
 
     def __init__(self, title: str, question: str) -> None:
@@ -231,3 +234,41 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+# -- rename ----------------------------------------------------------------------------------------
+
+
+class RenameScreen(ModalScreen[str | None]):
+    """pi's rename panel: an input prefilled with the current name. Enter saves (an empty
+    name does nothing), Escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,ctrl+c", "cancel", "Cancel the rename", id="rename.cancel"),
+    ]
+
+    def __init__(self, name: str, hint: str) -> None:
+        super().__init__()
+        self._name = name
+        self._hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="rename-box"):
+            yield Static("Rename Session", id="rename-title", markup=False)
+            yield OrderedInput(safe_line(self._name), id="rename-input", select_on_focus=False)
+            yield Static(self._hint, id="rename-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def save(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        if name:
+            self.dismiss(name)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+DIALOGS = (RenameScreen, BranchDialog, SummaryEditor, SummarizingDialog, LabelDialog, ConfirmDialog)

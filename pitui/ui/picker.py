@@ -29,9 +29,9 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -40,13 +40,15 @@ from ..safe_text import safe_line
 from ..store.paths import default_session_dir, session_dir_for, sessions_root
 from ..store.search import has_session_name
 from .commands import PaletteCommand, ScreenCommands
+from .dialogs import RenameScreen
+from .fields import SearchField
 from .preview import PreviewPane
-from .session_list import ListRow, SessionList, threaded_rows
+from .session_list import ListRow, SessionList, row_title, threaded_rows
 
 if TYPE_CHECKING:
     from ..store.catalog import Catalog, Problem, SearchHit, SessionInfo
 
-__all__ = ["PickerFooter", "PickerHeader", "PickerScreen", "RenameScreen"]
+__all__ = ["PickerFooter", "PickerHeader", "PickerScreen"]
 
 Scope = Literal["current", "all"]
 SortMode = Literal["threaded", "recent", "relevance"]
@@ -103,7 +105,7 @@ class PickerHeader(Widget):
         self.named = False
         self.sort: SortMode = "threaded"
         self.hints: tuple[list[Hint], list[Hint]] = ([], [])
-        self.question: str | None = None  # the delete confirmation
+        self.question: tuple[str, str] | None = None  # the delete confirmation, and what it moves
         self.status: tuple[str, bool] | None = None  # (message, is error)
 
     def _style(self, name: str) -> Style:
@@ -129,7 +131,8 @@ class PickerHeader(Widget):
         title.truncate(max(0, width - right.cell_len - 1))
         first = Text.assemble(title, " " * max(0, width - title.cell_len - right.cell_len), right)
         if self.question is not None:
-            lines = [Text(_cut(self.question, width), self._style("error")), Text()]
+            question, about = self.question
+            lines = [Text(_cut(question, width), self._style("error")), Text(_cut(about, width), muted)]
         elif self.status is not None:
             message, is_error = self.status
             lines = [Text(_cut(message, width), self._style("error" if is_error else "accent")), Text()]
@@ -186,44 +189,6 @@ def _cut(text: str, width: int) -> str:
     return out.plain
 
 
-# -- rename ----------------------------------------------------------------------------------------
-
-
-class RenameScreen(ModalScreen[str | None]):
-    """pi's rename panel: an input prefilled with the current name. Enter saves (an empty
-    name does nothing), Escape cancels."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,ctrl+c", "cancel", "Cancel the rename", id="rename.cancel", priority=True),
-    ]
-
-    def __init__(self, name: str, hint: str) -> None:
-        super().__init__()
-        self._name = name
-        self._hint = hint
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="rename-box"):
-            yield Static("Rename Session", id="rename-title", markup=False)
-            yield Input(safe_line(self._name), id="rename-input", select_on_focus=False)
-            yield Static(self._hint, id="rename-hint", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    @on(Input.Submitted)
-    def save(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
-        if name:
-            self.dismiss(name)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-# -- the command palette ---------------------------------------------------------------------------
-
-
 # -- the screen ------------------------------------------------------------------------------------
 
 
@@ -232,25 +197,28 @@ class PickerScreen(Screen[None]):
 
     BINDING_GROUP_TITLE = "Session picker"
     COMMANDS: ClassVar = {ScreenCommands}
-    # Ctrl+D, Ctrl+Backspace, Enter and Tab mean something to the search box too: the picker's
-    # meaning wins (priority), except where check_action hands the key back to the box.
+    # The search box has the focus and takes text; these keys are the picker's, also where the
+    # box would have used them (Enter, Ctrl+D): PickerSearch asks the screen first.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor(-1)", "Previous session", id="picker.up", show=False),
         Binding("down", "cursor(1)", "Next session", id="picker.down", show=False),
         Binding("pageup", "page(-1)", "A page up", id="picker.page_up", show=False),
         Binding("pagedown", "page(1)", "A page down", id="picker.page_down", show=False),
-        Binding("enter", "confirm", "Open the session (or confirm a delete)", id="picker.open", priority=True),
+        Binding("enter", "confirm", "Open the session (or confirm a delete)", id="picker.open"),
         Binding("escape,ctrl+c", "cancel", "Cancel a delete; clear the search; else quit", id="picker.cancel"),
-        Binding("tab", "toggle_scope", "Scope: this folder or all projects", id="picker.scope", priority=True),
+        Binding("tab", "toggle_scope", "Scope: this folder or all projects", id="picker.scope"),
         Binding("ctrl+s", "toggle_sort", "Sort: threaded, recent, fuzzy", id="picker.sort"),
         Binding("ctrl+n", "toggle_named", "Named sessions only, or all", id="picker.named"),
         Binding("ctrl+p", "toggle_path", "Show or hide file paths", id="picker.path"),
         Binding("ctrl+r", "rename", "Rename the session", id="picker.rename"),
-        Binding("ctrl+d", "delete", "Move the session to the trash", id="picker.delete", priority=True),
+        Binding("ctrl+d", "delete", "Move the session to the trash", id="picker.delete"),
         Binding("ctrl+backspace", "delete_if_no_query", "Trash the session (empty search only)",
-                id="picker.delete_noninvasive", priority=True),
+                id="picker.delete_noninvasive"),
         Binding("ctrl+o", "resume", "Resume the session in pi", id="picker.resume"),
     ]
+    # What these act on is the highlighted row: they wait for the rows of a search in progress.
+    ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"cursor", "page", "confirm", "delete", "delete_if_no_query", "rename", "resume"})
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
         ("session: Open", "confirm", "Open the highlighted session"),
         ("session: Resume in pi", "resume", "Leave pitui and continue the session in pi"),
@@ -286,6 +254,8 @@ class PickerScreen(Screen[None]):
         self._states: dict[Scope, ScopeState] = {"current": ScopeState(), "all": ScopeState()}
         self._canon: dict[str, str] = {}  # path -> real path, made in the listing threads
         self._confirming: str | None = None
+        self._confirming_title = ""
+        self._shown_generation = 0  # the search generation whose rows are on screen
         self._search_error: str | None = None
         self._searching = 0  # generation of the newest search; older results are dropped
         self._hits_query = ""
@@ -300,7 +270,7 @@ class PickerScreen(Screen[None]):
         yield PickerHeader(id="picker-header")
         with Horizontal(id="picker-search"):
             yield Static("> ", id="picker-prompt", markup=False)
-            yield Input(id="picker-query", compact=True, select_on_focus=False)
+            yield SearchField(id="picker-query", compact=True, select_on_focus=False)
         with Horizontal(id="picker-body"):
             yield SessionList(id="picker-list")
             yield PreviewPane(id="picker-preview")
@@ -315,8 +285,8 @@ class PickerScreen(Screen[None]):
         return self.query_one("#picker-list", SessionList)
 
     @property
-    def search_box(self) -> Input:
-        return self.query_one("#picker-query", Input)
+    def search_box(self) -> SearchField:
+        return self.query_one("#picker-query", SearchField)
 
     def palette_commands(self) -> list[PaletteCommand]:
         """The picker's actions in the command palette (F2): those that can run now."""
@@ -559,6 +529,8 @@ class PickerScreen(Screen[None]):
         listing.set_rows(rows, two_lines=two_lines, follow=follow)
         self._update_body_message()
         self._update_status_line()
+        self._shown_generation = self._searching
+        self.search_box.release_keys()
 
     def _open_rows(self) -> set[str]:
         """The listed sessions open in a session view (compared as real paths, as pi does)."""
@@ -654,11 +626,7 @@ class PickerScreen(Screen[None]):
 
     def _keys(self, binding_id: str) -> str:
         """The keys bound to ``binding_id`` now (the user's keymap applied), as pi shows them."""
-        keymap = getattr(self.app, "_keymap", None) or {}
-        spec = keymap.get(binding_id)
-        if spec is None:
-            spec = next((b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == binding_id), "")
-        return "/".join(key.strip() for key in spec.split(",") if key.strip())
+        return self.app.keys_text(binding_id)  # type: ignore[attr-defined,no-any-return]
 
     def _update_header(self) -> None:
         header = self.query_one(PickerHeader)
@@ -678,7 +646,9 @@ class PickerScreen(Screen[None]):
         )
         header.question = None
         if self._confirming is not None:
-            header.question = f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel"
+            name = os.path.basename(self._confirming)
+            header.question = (f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel",
+                               f"{safe_line(self._confirming_title)} · {safe_line(name)}")
         header.refresh()
 
     def _set_status(self, message: str, *, error: bool = False, seconds: float = 2) -> None:
@@ -708,8 +678,9 @@ class PickerScreen(Screen[None]):
 
     @on(Input.Changed, "#picker-query")
     def _query_changed(self, event: Input.Changed) -> None:
-        self.query_text = event.value
-        self._refilter(new_query=True)
+        if event.value != self.query_text:  # else a waiting key already took it
+            self.query_text = event.value
+            self._refilter(new_query=True)
 
     @on(Input.Submitted, "#picker-query")
     def _query_submitted(self, event: Input.Submitted) -> None:
@@ -730,11 +701,6 @@ class PickerScreen(Screen[None]):
     def _chosen(self, message: SessionList.Chosen) -> None:
         if self._confirming is None:
             self.app.choose_session(message.row.path)  # type: ignore[attr-defined]
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        # A click into the search box while a delete waits for its answer: the answer is no.
-        if self._confirming is not None:
-            self._end_confirm()
 
     @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
     def _preview(self, path: str) -> None:
@@ -763,6 +729,30 @@ class PickerScreen(Screen[None]):
     def _show_preview_error(self, path: str, message: str) -> None:
         if path == self._preview_path:
             self.query_one(PreviewPane).show_error(message)
+
+    # -- keys in order ---------------------------------------------------------------------
+
+    @property
+    def typing_locked(self) -> bool:
+        """While a delete waits for its answer, only the answer's keys do anything (as pi)."""
+        return self._confirming is not None
+
+    @property
+    def rows_settled(self) -> bool:
+        """Whether the rows on screen are those of the search box's text (no search under way)."""
+        return self._shown_generation == self._searching and self.search_box.value == self.query_text
+
+    def key_waits(self, actions: list[tuple[object, str]]) -> bool:
+        """A key that acts on the highlighted row waits for the rows of the text typed before it."""
+        if self.rows_settled or not actions:
+            return False
+        node, action = actions[0]
+        if node is not self or action.split("(")[0] not in self.ROW_ACTIONS:
+            return False
+        if self.search_box.value != self.query_text:  # its Changed message is still on its way
+            self.query_text = self.search_box.value
+            self._refilter(new_query=True)
+        return not self.rows_settled
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -832,7 +822,7 @@ class PickerScreen(Screen[None]):
     def action_resume(self) -> None:
         row = self.session_list.selected
         if row is not None:
-            self.app.resume_in_pi(row.path)  # type: ignore[attr-defined]
+            self.app.resume_in_pi(row.path, row.info.cwd)  # type: ignore[attr-defined]
 
     def action_show_problems(self) -> None:
         problems = self._state.problems
@@ -884,8 +874,8 @@ class PickerScreen(Screen[None]):
             self._set_status("Cannot delete the currently active session", error=True, seconds=3)
             return
         self._confirming = row.path
+        self._confirming_title = row_title(row.info)
         self.session_list.set_delete_path(row.path)
-        self.set_focus(None)  # keys now go to the picker alone: typing does nothing
         self._update_header()
 
     def action_delete_if_no_query(self) -> None:
@@ -895,7 +885,6 @@ class PickerScreen(Screen[None]):
         self._confirming = None
         self.session_list.set_delete_path(None)
         self._update_header()
-        self.search_box.focus()
 
     @work(thread=True, group="picker-write", exit_on_error=False)
     def _trash(self, path: str) -> None:

@@ -241,6 +241,9 @@ class SessionList(ScrollView, can_focus=False):
         self._rows: list[ListRow] = []
         self._cursor = 0
         self._highlighted: str | None = None
+        # Until the user moves the cursor, it stays on the top row as rows come and go (the
+        # newest session, which pi just wrote); afterwards it stays on the session they chose.
+        self._on_top = True
         self._two_lines = False
         self.show_cwd = False
         self.show_path = False
@@ -275,13 +278,18 @@ class SessionList(ScrollView, can_focus=False):
         return 2 if self._two_lines else 1
 
     def set_rows(self, rows: Iterable[ListRow], *, two_lines: bool = False, follow: str | None = None) -> None:
-        """Show ``rows``. The cursor goes to the session at path ``follow`` (default: the one
-        under the cursor now) if it is still listed, else stays at its index, clamped."""
-        follow = follow if follow is not None else self._highlighted
+        """Show ``rows``. The cursor goes to the session at path ``follow`` (a new search's best
+        match, from then on followed as one the user chose), else to the top row if the user
+        has not moved it, else to the session under it now if still listed, else stays at its
+        index."""
+        if follow is not None:
+            self._on_top = False
+        elif not self._on_top:
+            follow = self._highlighted
         self._rows = list(rows)
         self._two_lines = two_lines
         self._asked.clear()
-        cursor = min(self._cursor, max(0, len(self._rows) - 1))
+        cursor = 0 if self._on_top else min(self._cursor, max(0, len(self._rows) - 1))
         if follow is not None:
             cursor = next((i for i, row in enumerate(self._rows) if row.path == follow), cursor)
         self._cursor = cursor
@@ -326,11 +334,14 @@ class SessionList(ScrollView, can_focus=False):
         self.refresh()
 
     def move_cursor(self, delta: int) -> None:
+        """The user moves the cursor (the cursor stays with their session from now on)."""
         self.set_cursor(self._cursor + delta)
 
     def set_cursor(self, index: int) -> None:
+        """The user puts the cursor on row ``index``."""
         if not self._rows:
             return
+        self._on_top = False
         index = max(0, min(index, len(self._rows) - 1))
         if index != self._cursor:
             old = self._cursor

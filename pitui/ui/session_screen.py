@@ -77,19 +77,20 @@ class SessionScreen(Screen[None]):
 
     BINDING_GROUP_TITLE = "Session view"
     COMMANDS: ClassVar = {ScreenCommands}
-    # Shifted letters, as pi binds Shift+L and Shift+T in its tree: plain letters are search text.
+    # Text typed here goes into the tree's search, all of it but pi's own Shift+L and Shift+T:
+    # every other key of the view is one that cannot be typed as text.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="session.back", tooltip="Back to the session list"),
         Binding("shift+l,L", "edit_label", "Label", id="session.label",
                 tooltip="Set or clear the highlighted entry's label"),
-        Binding("ctrl+r", "rename", "Rename", show=False, id="session.rename", tooltip="Rename the session"),
-        Binding("shift+f,F", "fork", "Fork", id="session.fork",
-                tooltip="A new session with the path up to the highlighted entry"),
-        Binding("shift+c,C", "clone", "Clone", show=False, id="session.clone",
-                tooltip="A new session with the whole active path"),
-        Binding("shift+d,D", "trash", "Trash", show=False, id="session.trash",
+        Binding("ctrl+r", "rename", "Rename", id="session.rename", tooltip="Rename the session"),
+        Binding("ctrl+n", "fork", "Fork", id="session.fork",
+                tooltip="A new session with the path up to the highlighted entry (asks first)"),
+        Binding("ctrl+k", "clone", "Clone", show=False, id="session.clone",
+                tooltip="A new session with the whole active path (asks first)"),
+        Binding("ctrl+delete,f8", "trash", "Trash", show=False, id="session.trash",
                 tooltip="Move the session to the trash (asks first)"),
-        Binding("shift+p,P", "resume", "Resume in pi", show=False, id="session.resume",
+        Binding("ctrl+p", "resume", "Resume in pi", show=False, id="session.resume",
                 tooltip="Leave pitui and continue the session in pi"),
         Binding("ctrl+z", "undo", "Undo", id="session.undo",
                 tooltip="Undo the last label, rename or branch"),
@@ -388,7 +389,7 @@ class SessionScreen(Screen[None]):
                              chosen)
 
     def action_rename(self) -> None:
-        from .picker import RenameScreen
+        from .dialogs import RenameScreen
 
         editor = self._editor_for_writing()
         if editor is None:
@@ -406,27 +407,52 @@ class SessionScreen(Screen[None]):
             self._write(editor.undo)
 
     def action_fork(self) -> None:
-        editor = self._editor_for_writing()
         entry_id = self.query_one(SessionTree).selected_id
-        if editor is None or entry_id is None:
-            return
-        try:
-            forked = editor.fork(entry_id)
-        except (ActionError, FileChangedError, OSError) as error:
-            self._write_failed(error)
-            return
-        self._opened_copy(forked.path, f"Forked into {os.path.basename(forked.path)}", forked.prompt_text)
+        if entry_id is not None:
+            self._copy_asked(entry_id)
 
     def action_clone(self) -> None:
+        self._copy_asked(None)
+
+    def _copy_asked(self, entry_id: Any) -> None:
+        """Fork (from ``entry_id``) or clone (None), once the user agreed to the new file."""
         editor = self._editor_for_writing()
         if editor is None:
             return
         try:
-            path = editor.clone()
+            plan = editor.copy_plan(entry_id)
+        except (ActionError, OSError) as error:
+            self._write_failed(error)
+            return
+        fork = entry_id is not None
+        what = (f"the path from the first entry to {self._describe(plan.end)}" if fork
+                else "the whole active path")
+        question = (f"Writes a new session file in {shorten_home(os.path.dirname(self.session_path), os.path.expanduser('~'))}"
+                    f"\nwith {what} ({plan.entries} {'entry' if plan.entries == 1 else 'entries'})."
+                    "\nThis session is not changed.")
+        if plan.prompt_text:
+            question += "\nThe highlighted message is left out and copied, to ask again."
+
+        def chosen(sure: bool | None) -> None:
+            if sure:
+                self._copy(editor, entry_id)
+            else:
+                self._say("Not forked: nothing written" if fork else "Not cloned: nothing written")
+
+        title = "Fork a new session?" if fork else "Clone this session?"
+        self.app.push_screen(ConfirmDialog(title, question), chosen)
+
+    def _copy(self, editor: SessionEditor, entry_id: Any) -> None:
+        try:
+            if entry_id is not None:
+                forked = editor.fork(entry_id)
+                path, prompt, verb = forked.path, forked.prompt_text, "Forked"
+            else:
+                path, prompt, verb = editor.clone(), None, "Cloned"
         except (ActionError, FileChangedError, OSError) as error:
             self._write_failed(error)
             return
-        self._opened_copy(path, f"Cloned into {os.path.basename(path)}", None)
+        self._opened_copy(path, f"{verb} into {os.path.basename(path)}", prompt)
 
     def _opened_copy(self, path: str, message: str, prompt_text: str | None) -> None:
         self._say(message)
@@ -456,7 +482,7 @@ class SessionScreen(Screen[None]):
         self.app.back_to_picker()
 
     def action_resume(self) -> None:
-        self.app.resume_in_pi(self.session_path)
+        self.app.resume_in_pi(self.session_path, self.session.cwd if self.session else None)
 
     def _editor_for_writing(self) -> SessionEditor | None:
         if self.editor is None:

@@ -7,8 +7,8 @@ with messages (:class:`SessionTree.Highlighted`, :class:`SessionTree.Selected`,
 :class:`SessionTree.StatusChanged`).
 
 Keys are pi's (pi-ui-behaviour.md §2.8), each binding with an id ``tree.<action>`` so that
-``App.set_keymap`` can move it; printable characters that no binding of the tree claims go into
-the search query, as in pi, except ``L`` (kept for label editing, as pi binds Shift+L).
+``App.set_keymap`` can move it; printable characters go into the search query, as in pi, except ``L`` and ``T``
+(pi's Shift+L and Shift+T). Keys act in the order they were typed (:class:`~pitui.ui.keys.OrderedKeys`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from textual.strip import Strip
 from pitui.safe_text import safe_line
 from pitui.store.treeview import RowText, TreeModel
 
+from .keys import OrderedKeys
+
 __all__ = ["SessionTree"]
 
 # Model roles -> component classes.
@@ -43,12 +45,12 @@ _ROLE_CLASSES = {
     "custom": "session-tree--custom",
     "border_accent": "session-tree--border-accent",
 }
-_RESERVED = frozenset({"L"})  # pi's Shift+L (label editing): never typed into the search, bound or not
+_RESERVED = frozenset({"L", "T"})  # pi's Shift+L (label) and Shift+T (label times): never search text
 _COUNTED_FILTERS = frozenset({"no-tools", "user-only", "labeled-only"})
 _SMALL = 5_000  # entries: below this, the first search decodes them at once, not in a thread
 
 
-class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
+class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=False):
     """A session's entry tree, row by row as pi's ``/tree`` shows it.
 
     Beyond pi: the cursor row is highlighted across the whole width; paging moves by the
@@ -206,7 +208,6 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         self._searching = False  # the first search's decoding runs in a thread
         self._pan = 0  # columns of every row scrolled out to the left (a deep branch)
         self._pending_query = ""  # what was typed meanwhile
-        self._bound_above: tuple[Any, Any, frozenset[str]] | None = None
 
     # ------------------------------------------------------------------ the model
 
@@ -219,6 +220,7 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         """Show another model (another session, or the same one read again)."""
         self._model = model
         self._searching = False
+        self.release_keys()
         self._posted_id, self._posted_status = object(), None  # tell the screen afresh
         if self.is_mounted:
             self._rows_changed(center=True)
@@ -444,38 +446,21 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
     # ------------------------------------------------------------------ keys and mouse
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        """Printable characters are search text here, as in an Input, except those the screen
-        or app binds (pi's Shift+L, the view's other shifted letters)."""
-        return (character is not None and character.isprintable() and character not in _RESERVED
-                and key not in self._keys_bound_above())
+        """Printable characters are search text here, as in an Input, except pi's Shift+L and
+        Shift+T: a binding of the screen or the app on any other one never runs."""
+        return character is not None and character.isprintable() and character not in _RESERVED
 
-    def _keys_bound_above(self) -> frozenset[str]:
-        """The keys the screen and the app bind, after the user's keymap."""
-        keymap = self.app._keymap if self.is_attached else {}
-        cached = self._bound_above
-        if cached is not None and cached[0] is keymap and cached[1] is self.screen:
-            return cached[2]
-        keys: set[str] = set()
-        for node in self.ancestors:
-            for binding_key, bindings in node._bindings.key_to_bindings.items():
-                for binding in bindings:
-                    if binding.id and binding.id in keymap:
-                        keys.update(k.strip() for k in keymap[binding.id].split(","))
-                    else:
-                        keys.add(binding_key)
-        found = frozenset(keys)
-        self._bound_above = (keymap, self.screen, found)
-        return found
+    def key_waits(self, key: str, character: str | None, actions: list[tuple[Any, str]]) -> bool:
+        """While the first search of a big session is being prepared, a key that acts on the
+        rows waits for the rows of that search (text and its editing keys go on meanwhile)."""
+        if not self._searching or not actions:
+            return False
+        node, action = actions[0]
+        return not (node is self and action in ("clear_query", "delete_query_char"))
 
-    def on_key(self, event: events.Key) -> None:
-        character = event.character
-        if not event.is_printable or character is None or character in _RESERVED:
-            return
-        if self.screen.active_bindings.get(event.key) is not None:
-            return  # a key bound here or above (Shift+T, Shift+L): the binding runs
-        event.stop()
-        event.prevent_default()
-        self._type(character)
+    def type_key(self, key: str, character: str | None) -> None:
+        if character is not None and character.isprintable() and character not in _RESERVED:
+            self._type(character)
 
     def on_paste(self, event: events.Paste) -> None:
         event.stop()
@@ -504,19 +489,18 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         assert model is not None
         self._pending_query = query
         self._searching = True
-        self.loading = True
 
         def work() -> None:
             model.prepare_search()
             self.app.call_from_thread(done)
 
         def done() -> None:
-            self.loading = False
             if self._searching and self._model is model:
                 self._searching = False
                 before = model.cursor
                 model.set_query(self._pending_query)
                 self._cursor_moved(before, center=True)
+            self.release_keys()
 
         self.run_worker(work, thread=True, group="tree-search", exclusive=True, exit_on_error=False)
 
@@ -578,6 +562,7 @@ class SessionTree(ScrollView, can_focus=True, inherit_bindings=False):
         if self._searching:
             self._searching = False
             self._pending_query = ""
+            self.release_keys()
             return
         if self._model is None or not self._model.query:
             raise SkipAction()  # no search to clear: Escape belongs to the screen
