@@ -440,7 +440,7 @@ async def test_enter_opens_and_ctrl_o_resumes_in_pi(tmp_path, monkeypatch):
     chosen: list[str] = []
     resumed: list[str] = []
     monkeypatch.setattr(app, "choose_session", chosen.append)
-    monkeypatch.setattr(app, "resume_in_pi", resumed.append)
+    monkeypatch.setattr(app, "resume_in_pi", lambda path, cwd: resumed.append(path))
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await pilot.press("down", "enter")

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from ..safe_text import safe, safe_line
 from ..store.summarize import SummarizerCancelled, SummarizerError, run_summarizer
 from .fields import OrderedInput, OrderedOptionList, OrderedTextArea
+from .keys import OrderedKeys
 
 __all__ = [
     "DIALOGS", "BranchDialog", "ConfirmDialog", "LabelDialog", "RenameScreen", "SummarizingDialog", "SummaryEditor",
@@ -213,7 +214,7 @@ class LabelDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(OrderedKeys, ModalScreen[bool]):
     """A yes/no question: Enter (or y) confirms, Escape (or n) cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

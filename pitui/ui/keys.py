@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+import weakref
 from collections import deque
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.keys import Keys
+from textual.screen import Screen
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.dom import DOMNode
 
 __all__ = ["OrderedKeys", "binding_defaults", "check_keymap", "declared_bindings", "is_key", "keys_for"]
@@ -45,6 +48,7 @@ class OrderedKeys:
     OWNS_TEXT: ClassVar[bool] = True
 
     _held_keys: deque[tuple[str, str | None]] | None = None
+    _holding = False  # every key waits (a dialog is on its way)
 
     # -- what a widget says -----------------------------------------------------------------
 
@@ -74,25 +78,41 @@ class OrderedKeys:
     def type_key(self, key: str, character: str | None) -> None:
         """A key no binding claims (with ``OWNS_TEXT``): text to type, or nothing."""
 
+    def hold_keys(self) -> None:
+        """Every key from now on waits until :meth:`release_keys`: an action has asked for a
+        dialog that is not on screen yet, and the keys typed after it are the dialog's."""
+        self._holding = True
+
     def release_keys(self) -> None:
-        """What held keys waited for is on screen: act on them now, in order."""
+        """What held keys waited for is on screen: act on them now, in order (those meant for a
+        dialog that has opened meanwhile go to it)."""
+        self._holding = False
         if self._held_keys:
             self.call_later(self._drain_keys)  # type: ignore[attr-defined]
 
-    @property
-    def holding_keys(self) -> bool:
-        return bool(self._held_keys)
-
     # -- the handler ------------------------------------------------------------------------
+
+    def _key_target(self) -> bool | None:
+        """Whether keys are this widget's now (it has the focus); None for a key that bubbled
+        up from the widget that has it (a screen's child), which this widget leaves alone."""
+        app = self.app  # type: ignore[attr-defined]
+        if isinstance(self, Screen):
+            if app.focused is not None and app.focused.screen is self:
+                return None
+            return app.screen is self and app.focused is None
+        return app.focused is self
 
     async def on_key(self, event: events.Key) -> None:
         app = self.app  # type: ignore[attr-defined]
-        if app.focused is not self:
+        target = self._key_target()
+        if target is None:
+            return
+        if not target:
             # Focus moved (a dialog opened, a screen changed) while this key waited in the
-            # queue: it belongs to whatever has focus now, as if typed now.
+            # queue: it belongs to whatever has focus once that screen is ready.
             event.stop()
             event.prevent_default()
-            app.post_message(events.Key(event.key, event.character))
+            forward_key(app, event.key, event.character)
             return
         if not self.OWNS_TEXT:
             if await self._run(self.key_actions(event.key, event.character)):
@@ -109,11 +129,10 @@ class OrderedKeys:
     async def _drain_keys(self) -> None:
         held = self._held_keys
         app = self.app  # type: ignore[attr-defined]
-        while held:
-            if app.focused is not self:
+        while held and not self._holding:
+            if not self._key_target():
                 while held:
-                    key, character = held.popleft()
-                    app.post_message(events.Key(key, character))
+                    forward_key(app, *held.popleft())
                 return
             key, character = held[0]
             actions = self.key_actions(key, character)
@@ -129,6 +148,25 @@ class OrderedKeys:
             if await app.run_action(action, node):
                 return True
         return False
+
+
+_forwarded: weakref.WeakKeyDictionary[App[Any], list[tuple[str, str | None]]] = weakref.WeakKeyDictionary()
+
+
+def forward_key(app: App[Any], key: str, character: str | None) -> None:
+    """Deliver a key again, as if typed now, once every message waiting has been handled and
+    the screen drawn: a screen just pushed has mounted and focused its widget by then. Keys
+    forwarded together keep their order."""
+    waiting = _forwarded.get(app)
+    if waiting is None:
+        waiting = _forwarded[app] = []
+
+        def deliver() -> None:
+            for key, character in _forwarded.pop(app, []):
+                app.post_message(events.Key(key, character))
+
+        app.call_after_refresh(deliver)
+    waiting.append((key, character))
 
 
 def declared_bindings(node: DOMNode, key: str) -> list[Binding]:

@@ -318,10 +318,26 @@ class SessionScreen(Screen[None]):
         """Enter in the tree: branch there."""
         self.branch_here(event.entry_id)
 
+    async def _ask(self, dialog: Any) -> Any:
+        """A dialog's answer, from a worker. The keys the tree holds meanwhile (typed after
+        Enter) go to the dialog; those typed between two dialogs wait for the next."""
+        tree = self.query_one(SessionTree)
+        tree.release_keys()
+        try:
+            return await self.app.push_screen_wait(dialog)
+        finally:
+            tree.hold_keys()
+
     @work(exclusive=True, group="session-write", exit_on_error=False)
     async def branch_here(self, entry_id: Any) -> None:
         """pi's tree selection: move the leaf here, asking first whether to summarise the branch
         being left (when it leaves something behind). Cancelling at any step writes nothing."""
+        try:
+            await self._branch_here(entry_id)
+        finally:
+            self.query_one(SessionTree).release_keys()
+
+    async def _branch_here(self, entry_id: Any) -> None:
         editor = self._editor_for_writing()
         if editor is None:
             return
@@ -340,19 +356,19 @@ class SessionScreen(Screen[None]):
             while True:
                 destination = self._describe(plan.new_leaf) if plan.new_leaf is not None else \
                     "the start (an empty conversation)"
-                choice = await self.app.push_screen_wait(BranchDialog(
+                choice = await self._ask(BranchDialog(
                     destination, _left_behind(plan.abandoned), " ".join(command) if command else None))
                 if choice is None:
                     self._say("Branch cancelled: nothing written")
                     return
                 if choice == BRANCH_WRITE:
                     digest = await asyncio.to_thread(branch_digest, plan.abandoned)
-                    summary = await self.app.push_screen_wait(SummaryEditor(digest))
+                    summary = await self._ask(SummaryEditor(digest))
                     if summary is None:
                         continue  # back to the question
                 elif choice == BRANCH_COMMAND and command:
                     transcript = await asyncio.to_thread(branch_transcript, plan.abandoned)
-                    outcome = await self.app.push_screen_wait(SummarizingDialog(
+                    outcome = await self._ask(SummarizingDialog(
                         command, transcript, config.summarizer_timeout, self.session.cwd if self.session else None))
                     if outcome is None:
                         self._say("Summarization cancelled: nothing written")
@@ -427,7 +443,8 @@ class SessionScreen(Screen[None]):
         fork = entry_id is not None
         what = (f"the path from the first entry to {self._describe(plan.end)}" if fork
                 else "the whole active path")
-        question = (f"Writes a new session file in {shorten_home(os.path.dirname(self.session_path), os.path.expanduser('~'))}"
+        folder = shorten_home(os.path.dirname(self.session_path), os.path.expanduser("~"))
+        question = (f"Writes a new session file in {folder}"
                     f"\nwith {what} ({plan.entries} {'entry' if plan.entries == 1 else 'entries'})."
                     "\nThis session is not changed.")
         if plan.prompt_text:
@@ -461,25 +478,28 @@ class SessionScreen(Screen[None]):
             self.app.copy_to_clipboard(prompt_text)
         self.app.open_session(path)
 
-    @work(exclusive=True, group="session-write", exit_on_error=False)
-    async def action_trash(self) -> None:
+    def action_trash(self) -> None:
         name = self.session.name if self.session else None
         about = f"{name}\n{self.session_path}" if name else self.session_path
-        sure = await self.app.push_screen_wait(ConfirmDialog(
-            "Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."))
-        if not sure:
-            self._say("Not moved to the trash")
-            return
-        from ..store.actions import trash
 
-        try:
-            trash(self.session_path)
-        except (ActionError, OSError) as error:
-            self._write_failed(error)
-            return
-        self._stop_following.set()
-        self.app.notify(f"{os.path.basename(self.session_path)} moved to the trash", title="Trash", markup=False)
-        self.app.back_to_picker()
+        def chosen(sure: bool | None) -> None:
+            if not sure:
+                self._say("Not moved to the trash")
+                return
+            from ..store.actions import trash
+
+            try:
+                trash(self.session_path)
+            except (ActionError, OSError) as error:
+                self._write_failed(error)
+                return
+            self._stop_following.set()
+            self.app.notify(f"{os.path.basename(self.session_path)} moved to the trash", title="Trash",
+                            markup=False)
+            self.app.back_to_picker()
+
+        self.app.push_screen(ConfirmDialog(
+            "Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."), chosen)
 
     def action_resume(self) -> None:
         self.app.resume_in_pi(self.session_path, self.session.cwd if self.session else None)

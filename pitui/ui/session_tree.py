@@ -556,6 +556,9 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     def action_select(self) -> None:
         model = self._model
         if model is not None and len(model):
+            # The screen answers with a dialog, or a word in its status line: keys typed after
+            # Enter wait for it (the screen releases them).
+            self.hold_keys()
             self.post_message(self.Selected(self, model.selected_id))
 
     def action_clear_query(self) -> None:
