@@ -65,9 +65,11 @@ class PituiApp(App[AppResult | None]):
     CSS_PATH: ClassVar = [styles_dir() / name for name in STYLE_FILES]
     # Ctrl+P is pi's "show paths" key in the picker: the command palette moves to F2.
     COMMAND_PALETTE_BINDING = "f2"
+    BINDING_GROUP_TITLE = "Everywhere"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        Binding("f1", "help", "Keys", id="app.help"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit pitui", show=False, priority=True),
+        Binding("f1", "help", "Keys", id="app.help", tooltip="This list of keys"),
+        Binding("f2", "command_palette", "Commands", id="app.commands", tooltip="The command palette", show=False),
     ]
 
     def __init__(

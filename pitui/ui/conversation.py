@@ -190,6 +190,7 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         "conversation--guide",
     }
 
+    BINDING_GROUP_TITLE = "Conversation"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor_up", "Previous", id="conversation.cursor_up", show=False),
         Binding("down,j", "cursor_down", "Next", id="conversation.cursor_down", show=False),
@@ -198,7 +199,7 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         Binding("home", "first", "First", id="conversation.first", show=False),
         Binding("end", "last", "Last", id="conversation.last", show=False),
         Binding("enter,space", "toggle", "Expand", id="conversation.toggle"),
-        Binding("t", "toggle_thinking", "Thinking", id="conversation.toggle_thinking"),
+        Binding("t", "toggle_thinking", "Thinking", show=False, id="conversation.toggle_thinking"),
     ]
 
     EMPTY = "No messages on this path."

@@ -35,6 +35,7 @@ class BranchDialog(ModalScreen[str | None]):
     """pi's ``Summarize branch?``: no summary, a summary the user writes, or one from the
     configured summarizer command (shown disabled, with how to set one, when there is none)."""
 
+    BINDING_GROUP_TITLE = "Summarize branch? question"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,ctrl+c", "cancel", "Cancel", id="branch.cancel"),
         Binding("j", "move(1)", "Down", show=False, id="branch.down"),
@@ -89,6 +90,7 @@ class SummaryEditor(ModalScreen[str | None]):
     """A branch summary to write, prefilled with a digest of the branch. Ctrl+S saves;
     Escape goes back to the question (pi's custom-prompt editor does the same)."""
 
+    BINDING_GROUP_TITLE = "Summary editor"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="summary.save"),
         Binding("escape", "cancel", "Back", id="summary.cancel"),
@@ -128,6 +130,7 @@ class SummarizingDialog(ModalScreen["str | SummarizerError | None"]):
     """Runs the summarizer command in a thread, with a spinner and the time taken. Returns the
     summary, the error that stopped it, or ``None`` when the user cancelled."""
 
+    BINDING_GROUP_TITLE = "Summarizing"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,ctrl+c", "cancel", "Cancel", id="summarizing.cancel"),
     ]
@@ -186,6 +189,7 @@ class LabelDialog(ModalScreen[str | None]):
     """pi's label editor: ``Label (empty to remove):`` prefilled with the current label.
     Enter saves (empty clears), Escape cancels."""
 
+    BINDING_GROUP_TITLE = "Label editor"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,ctrl+c", "cancel", "Cancel", id="label.cancel"),
     ]
@@ -217,6 +221,7 @@ class LabelDialog(ModalScreen[str | None]):
 class ConfirmDialog(OrderedKeys, ModalScreen[bool]):
     """A yes/no question: Enter (or y) confirms, Escape (or n) cancels."""
 
+    BINDING_GROUP_TITLE = "Questions"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,y", "answer(True)", "Confirm", id="confirm.yes"),
         Binding("escape,ctrl+c,n", "answer(False)", "Cancel", id="confirm.no"),
@@ -244,6 +249,7 @@ class RenameScreen(ModalScreen[str | None]):
     """pi's rename panel: an input prefilled with the current name. Enter saves (an empty
     name does nothing), Escape cancels."""
 
+    BINDING_GROUP_TITLE = "Rename"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,ctrl+c", "cancel", "Cancel the rename", id="rename.cancel"),
     ]

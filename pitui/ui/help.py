@@ -1,17 +1,26 @@
-"""The keys screen (F1): every key of the screen below it, with the id to rebind it by."""
+"""The keys screen (F1): every key of the screen below it, with the id to rebind it by.
+
+One row a binding id: its keys as the user's keymap has them, what it does, and the id, whole
+at any width (descriptions wrap instead). Grouped by where the keys act, in the order a user
+meets them: the screen, its widgets, then the keys that work everywhere.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
+
+from .keys import OrderedKeys, binding_defaults, keys_for
 
 __all__ = ["HelpScreen", "KeyRow", "key_rows"]
 
@@ -26,70 +35,89 @@ class KeyRow:
 
 def _group_name(node: DOMNode) -> str:
     title = getattr(node, "BINDING_GROUP_TITLE", None)
-    if title:
-        return title
-    name = type(node).__name__
-    return "".join(f" {c}" if c.isupper() and i else c for i, c in enumerate(name)).strip()
+    return title if isinstance(title, str) and title else type(node).__name__
 
 
-def key_rows(screen: Screen[object]) -> list[KeyRow]:
+def key_rows(screen: Screen[Any]) -> list[KeyRow]:
     """The bindings of ``screen``, of every widget on it and of the app, as the user's keymap
     has them, one row per binding id (several keys for one action share a row)."""
     app = screen.app
+    keymap = getattr(app, "keymap", {})
     nodes: list[DOMNode] = [screen, *screen.walk_children(with_self=False), app]
-    seen: set[tuple[str, str]] = set()
+    seen: set[str] = set()
     rows: list[KeyRow] = []
     for node in nodes:
-        bindings = node._bindings.copy()
-        if app._keymap:
-            bindings.apply_keymap(app._keymap)
-        by_id: dict[str, tuple[list[str], Binding]] = {}
-        for key, key_bindings in bindings.key_to_bindings.items():
-            for binding in key_bindings:
-                if binding.id is None or binding.system:
-                    continue
-                keys, _ = by_id.setdefault(binding.id, ([], binding))
-                display = app.get_key_display(Binding(key, binding.action))
-                if display not in keys:
-                    keys.append(display)
-        group = _group_name(node)
-        for binding_id, (keys, binding) in by_id.items():
-            if (group, binding_id) in seen:
+        defaults = binding_defaults([type(node)])
+        for binding_id, binding in defaults.items():
+            if binding_id in seen or binding.system:
                 continue
-            seen.add((group, binding_id))
+            seen.add(binding_id)
+            bound = keys_for(binding_id, keymap, defaults)
+            # "shift+l,L" is one key, written two ways: show it once.
+            bound = [key for key in bound if not (len(key) == 1 and key.isupper() and f"shift+{key.lower()}" in bound)]
+            keys = [app.get_key_display(Binding(key, binding.action)) for key in bound]
             description = binding.tooltip or binding.description or binding.action
-            rows.append(KeyRow(group, " ".join(keys), description, binding_id))
+            rows.append(KeyRow(_group_name(node), " ".join(dict.fromkeys(keys)), description, binding_id))
     return rows
+
+
+class _KeysView(OrderedKeys, VerticalScroll):
+    """The scrolling list of keys: Up, Down, PgUp, PgDn, Home and End move it up and down."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_up", "Up", show=False),
+        Binding("down", "scroll_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "scroll_home", "Top", show=False),
+        Binding("end", "scroll_end", "Bottom", show=False),
+    ]
 
 
 class HelpScreen(ModalScreen[None]):
     """Lists the keys of the screen it was opened over. Keys are remapped in the config file
     (``[keys]``, by the ids shown here)."""
 
+    BINDING_GROUP_TITLE = "Keys screen"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,q", "dismiss", "Close", id="help.close"),
     ]
 
-    def __init__(self, over: Screen[object]) -> None:
+    def __init__(self, over: Screen[Any]) -> None:
         super().__init__()
         self._rows = key_rows(over)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
-            yield Static(Text("Keys  ·  rebind them in ~/.config/pitui/config.toml under [keys], by id"),
-                         id="help-title")
-            yield DataTable(id="help-table", cursor_type="row", zebra_stripes=True)
+            yield Static(Text("Keys · rebind them under [keys] in ~/.config/pitui/config.toml, by id · "
+                              "esc closes"), id="help-title")
+            with _KeysView(id="help-keys", can_focus=True):
+                yield Static(self._table(), id="help-table")
 
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("Keys", "Action", "Id")
+    def _table(self) -> Group:
+        key_width = max((len(row.keys) for row in self._rows), default=4)
+        id_width = max((len(row.binding_id) for row in self._rows), default=2)
+        parts: list[Any] = []
         group = None
+        table: Table | None = None
         for row in self._rows:
             if row.group != group:
                 group = row.group
-                table.add_row(Text(group, style="bold"), "", "")
-            table.add_row(Text(row.keys), Text(row.description), Text(row.binding_id, style="dim"))
-        table.focus()
+                if table is not None:
+                    parts.append(table)
+                parts.append(Text(group, style="bold"))
+                table = Table(box=None, show_header=False, expand=True, padding=(0, 1, 0, 0))
+                table.add_column("keys", no_wrap=True, min_width=min(key_width, 14), max_width=18)
+                table.add_column("action", ratio=1)
+                table.add_column("id", no_wrap=True, min_width=id_width, style="dim")
+            assert table is not None
+            table.add_row(Text(row.keys), Text(row.description), Text(row.binding_id))
+        if table is not None:
+            parts.append(table)
+        return Group(*parts)
+
+    def on_mount(self) -> None:
+        self.query_one(_KeysView).focus()
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)

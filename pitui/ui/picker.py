@@ -104,7 +104,7 @@ class PickerHeader(Widget):
         self.listing: tuple[int, int] | bool = False  # False, True (no count yet) or (n, total)
         self.named = False
         self.sort: SortMode = "threaded"
-        self.hints: tuple[list[Hint], list[Hint]] = ([], [])
+        self.hints: list[Hint] = []  # flowed over the two lines, as many as fit
         self.question: tuple[str, str] | None = None  # the delete confirmation, and what it moves
         self.status: tuple[str, bool] | None = None  # (message, is error)
 
@@ -115,19 +115,19 @@ class PickerHeader(Widget):
     def render(self) -> Text:
         width = self.size.width
         muted, accent = self._style("muted"), self._style("accent")
-        right = Text()
-        if self.listing is not False:
-            count = f"{self.listing[0]}/{self.listing[1]}" if isinstance(self.listing, tuple) else "..."
-            right.append("○ Current Folder | ", muted).append(f"Loading {count}", accent)
-        elif self.scope == "current":
-            right.append("◉ Current Folder", accent).append(" | ○ All", muted)
-        else:
-            right.append("○ Current Folder | ", muted).append("◉ All", accent)
-        right.append("  Name: ", muted).append("Named" if self.named else "All", accent)
-        right.append("  Sort: ", muted).append(SORT_LABELS[self.sort], accent)
-        right.truncate(width)
         title = Text("Resume Session (Current Folder)" if self.scope == "current" else "Resume Session (All)",
                      self._style("title"))
+        name = Text.assemble(("  Name: ", muted), ("Named" if self.named else "All", accent))
+        sort = Text.assemble(("  Sort: ", muted), (SORT_LABELS[self.sort], accent))
+        right = self._scope_text("Current Folder")
+        # Narrow: "Name: All" (the default) goes first, then the scope's long words; the title
+        # and the modes in force stay whole.
+        if title.cell_len + 1 + right.cell_len + name.cell_len + sort.cell_len > width and not self.named:
+            name = Text()
+        if title.cell_len + 1 + right.cell_len + name.cell_len + sort.cell_len > width:
+            right = self._scope_text("Current")
+        right.append_text(name).append_text(sort)
+        right.truncate(width)
         title.truncate(max(0, width - right.cell_len - 1))
         first = Text.assemble(title, " " * max(0, width - title.cell_len - right.cell_len), right)
         if self.question is not None:
@@ -137,20 +137,37 @@ class PickerHeader(Widget):
             message, is_error = self.status
             lines = [Text(_cut(message, width), self._style("error" if is_error else "accent")), Text()]
         else:
-            lines = [self._hint_line(hints, width) for hints in self.hints]
+            lines = self._hint_lines(self.hints, width)
         return Text("\n").join([first, *lines])
 
-    def _hint_line(self, hints: Sequence[Hint], width: int) -> Text:
-        line = Text()
+    def _scope_text(self, current: str) -> Text:
+        """pi's scope switch, ``◉ Current Folder | ○ All`` (or the listing's progress)."""
+        muted, accent = self._style("muted"), self._style("accent")
+        if self.listing is not False:
+            count = f"{self.listing[0]}/{self.listing[1]}" if isinstance(self.listing, tuple) else "..."
+            return Text.assemble((f"○ {current} | ", muted), (f"Loading {count}", accent))
+        if self.scope == "current":
+            return Text.assemble((f"◉ {current}", accent), (" | ○ All", muted))
+        return Text.assemble((f"○ {current} | ", muted), ("◉ All", accent))
+
+    def _hint_lines(self, hints: Sequence[Hint], width: int) -> list[Text]:
+        """The hints flowed over two lines, whole: those that do not fit are left out (F1 lists
+        every key)."""
         key, muted = self._style("key"), self._style("muted")
-        for n, (keys, what) in enumerate(hints):
-            if n:
-                line.append(" · ", muted)
-            if keys:
-                line.append(keys, key).append(" ")
-            line.append(what, muted)
-        line.truncate(width, overflow="ellipsis")
-        return line
+        lines = [Text(), Text()]
+        row = 0
+        for keys, what in hints:
+            item = Text.assemble((keys, key), " ", (what, muted)) if keys else Text(what, muted)
+            while row < 2:
+                line = lines[row]
+                gap = 3 if line.cell_len else 0
+                if line.cell_len + gap + item.cell_len <= width:
+                    if gap:
+                        line.append(" · ", muted)
+                    line.append_text(item)
+                    break
+                row += 1
+        return lines
 
 
 class PickerFooter(Widget):
@@ -170,6 +187,7 @@ class PickerFooter(Widget):
         super().__init__(id=id)
         self.position = (0, 0)
         self.skipped = 0
+        self.keys = ""  # the keys that work everywhere, on the right
 
     def render(self) -> Text:
         index, total = self.position
@@ -178,6 +196,10 @@ class PickerFooter(Widget):
             warning = self.get_component_rich_style("picker-footer--warning")
             files = "file" if self.skipped == 1 else "files"
             text.append(f"  ·  {self.skipped} {files} skipped", Style(color=warning.color))
+        width = self.size.width
+        if self.keys and text.cell_len + 2 + cell_len(self.keys) + 1 <= width:
+            text.append(" " * (width - text.cell_len - cell_len(self.keys) - 1))
+            text.append(self.keys)
         return text
 
 
@@ -255,6 +277,7 @@ class PickerScreen(Screen[None]):
         self._canon: dict[str, str] = {}  # path -> real path, made in the listing threads
         self._confirming: str | None = None
         self._confirming_title = ""
+        self._hinted_query = ""
         self._shown_generation = 0  # the search generation whose rows are on screen
         self._search_error: str | None = None
         self._searching = 0  # generation of the newest search; older results are dropped
@@ -270,7 +293,8 @@ class PickerScreen(Screen[None]):
         yield PickerHeader(id="picker-header")
         with Horizontal(id="picker-search"):
             yield Static("> ", id="picker-prompt", markup=False)
-            yield SearchField(id="picker-query", compact=True, select_on_focus=False)
+            yield SearchField(id="picker-query", compact=True, select_on_focus=False,
+                              placeholder='type to search: words, "exact phrase", re:regex')
         with Horizontal(id="picker-body"):
             yield SessionList(id="picker-list")
             yield PreviewPane(id="picker-preview")
@@ -638,12 +662,17 @@ class PickerScreen(Screen[None]):
         if state.loading and not state.complete:
             header.listing = state.progress or True
         k = self._keys
-        header.hints = (
-            [(k("picker.scope"), "scope"), ("", 're:<pattern> regex · "phrase" exact')],
-            [(k("picker.sort"), "sort"), (k("picker.named"), "named"), (k("picker.delete"), "delete"),
-             (k("picker.path"), f"path ({'on' if self.show_path else 'off'})"), (k("picker.rename"), "rename"),
-             (k("picker.resume"), "resume in pi")],
-        )
+        header.hints = [
+            (k("picker.open"), "open"), (k("picker.cancel").split("/")[0], "clear" if self.query_text else "quit"),
+            (k("picker.scope"), "scope"), (k("picker.sort"), "sort"), (k("picker.named"), "named"),
+            (k("picker.path"), f"path ({'on' if self.show_path else 'off'})"), (k("picker.rename"), "rename"),
+            (k("picker.delete"), "delete"), (k("picker.resume"), "resume in pi"),
+        ]
+        self._hinted_query = self.query_text
+        footer = self.query_one(PickerFooter)
+        footer.keys = " · ".join(f"{k(binding_id)} {what}" for binding_id, what in
+                                 (("app.help", "keys"), ("app.commands", "commands"), ("app.quit", "quit")))
+        footer.refresh()
         header.question = None
         if self._confirming is not None:
             name = os.path.basename(self._confirming)
@@ -681,6 +710,8 @@ class PickerScreen(Screen[None]):
         if event.value != self.query_text:  # else a waiting key already took it
             self.query_text = event.value
             self._refilter(new_query=True)
+        if bool(event.value) != bool(self._hinted_query):  # "esc quit" becomes "esc clear"
+            self._update_header()
 
     @on(Input.Submitted, "#picker-query")
     def _query_submitted(self, event: Input.Submitted) -> None:

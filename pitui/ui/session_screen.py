@@ -83,7 +83,7 @@ class SessionScreen(Screen[None]):
         Binding("escape", "back", "Back", id="session.back", tooltip="Back to the session list"),
         Binding("shift+l,L", "edit_label", "Label", id="session.label",
                 tooltip="Set or clear the highlighted entry's label"),
-        Binding("ctrl+r", "rename", "Rename", id="session.rename", tooltip="Rename the session"),
+        Binding("ctrl+r", "rename", "Rename", show=False, id="session.rename", tooltip="Rename the session"),
         Binding("ctrl+n", "fork", "Fork", id="session.fork",
                 tooltip="A new session with the path up to the highlighted entry (asks first)"),
         Binding("ctrl+k", "clone", "Clone", show=False, id="session.clone",

@@ -64,6 +64,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
 
     ALLOW_SELECT = False
 
+    BINDING_GROUP_TITLE = "Tree"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor_up", "Up", show=False, id="tree.cursor_up",
                 tooltip="Previous row (wraps to the last)"),
@@ -75,13 +76,13 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
                 tooltip="Down by the height of the tree"),
         Binding("home", "first", "First", show=False, id="tree.first", tooltip="First row"),
         Binding("end", "last", "Last", show=False, id="tree.last", tooltip="Last row"),
-        Binding("ctrl+left,alt+left", "fold_or_up", "Fold/up", id="tree.fold_or_up",
+        Binding("ctrl+left,alt+left", "fold_or_up", "Fold/up", show=False, id="tree.fold_or_up",
                 tooltip="Fold the branch, or go up to the start of the branch segment"),
-        Binding("ctrl+right,alt+right", "unfold_or_down", "Unfold/down", id="tree.unfold_or_down",
+        Binding("ctrl+right,alt+right", "unfold_or_down", "Unfold/down", show=False, id="tree.unfold_or_down",
                 tooltip="Unfold the branch, or go down to the next branch point or the end"),
         Binding("enter", "select", "Branch", id="tree.select",
                 tooltip="Branch here: continue the conversation from this entry"),
-        Binding("escape", "clear_query", "Clear search", show=False, id="tree.clear_query",
+        Binding("escape", "clear_query", "Back", id="tree.clear_query",
                 tooltip="Clear the search (left to the screen when there is none)"),
         Binding("backspace", "delete_query_char", "Delete", show=False, id="tree.delete_query_char",
                 tooltip="Delete the last character of the search"),
@@ -95,7 +96,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
                 tooltip="Filter: labelled entries only (again: default)"),
         Binding("ctrl+a", "toggle_filter('all')", "All", show=False, id="tree.filter_all",
                 tooltip="Filter: everything (again: default)"),
-        Binding("ctrl+o", "cycle_filter(1)", "Filter", id="tree.filter_next",
+        Binding("ctrl+o", "cycle_filter(1)", "Filter", show=False, id="tree.filter_next",
                 tooltip="Next filter: default, no-tools, user, labeled, all"),
         Binding("ctrl+shift+o", "cycle_filter(-1)", "Filter back", show=False, id="tree.filter_previous",
                 tooltip="Previous filter"),
