@@ -170,7 +170,12 @@ def cmd_ls(args: argparse.Namespace) -> int:
     if args.json:
         _json_out([s.to_json() for s in sessions])
     elif not sessions:
-        print("No sessions found" if args.all else "No sessions in this folder (try --all)", file=sys.stderr)
+        folder = paths.listed_folder(args.cwd, args.session_dir, None, args.all)
+        hint = "" if args.all else " (try --all)"
+        print(f"No sessions found in {safe(folder)}{hint}", file=sys.stderr)
+        misplaced = paths.misplaced_agent_dir()
+        if misplaced:
+            print(f"pitui: {safe(misplaced)}", file=sys.stderr)
     else:
         _print_rows(sessions, show_cwd=args.all)
     return 0

@@ -41,6 +41,33 @@ def default_session_dir(cwd: str, agent: str | None = None) -> str:
     return os.path.join(sessions_root(agent), encode_cwd(cwd))
 
 
+def listed_folder(cwd: str, explicit: str | None, agent: str | None, everything: bool) -> str:
+    """The folder a listing looks in: this folder's (``everything``: every project's)."""
+    folder, custom = session_dir_for(cwd, explicit)
+    if custom:
+        return folder
+    return sessions_root(agent) if everything else default_session_dir(cwd, agent)
+
+
+def misplaced_agent_dir(agent: str | None = None) -> str | None:
+    """A sentence when the agent folder looks like a sessions folder itself (``$PI_CODING_AGENT_DIR``
+    set to ``~/.pi/agent/sessions``): it has no ``sessions`` folder but project folders pi would
+    keep in one (``--home-me-proj--``). None when nothing looks wrong."""
+    agent = agent or agent_dir()
+    if os.path.isdir(sessions_root(agent)):
+        return None
+    try:
+        names = os.listdir(agent)
+    except OSError:
+        return None
+    if not any(name.startswith("--") and name.endswith("--") and os.path.isdir(os.path.join(agent, name))
+               for name in names):
+        return None
+    parent = os.path.dirname(os.path.normpath(agent))
+    return (f"{agent} looks like a sessions folder, not pi's agent folder: pi looks for sessions in "
+            f"{sessions_root(agent)}. Set {AGENT_DIR_ENV} to {parent} instead.")
+
+
 def session_dir_for(cwd: str, explicit: str | None = None) -> tuple[str, bool]:
     """The folder pi uses for ``cwd``: ``--session-dir``, ``$PI_CODING_AGENT_SESSION_DIR``, or the
     encoded cwd. The flag says whether the folder is a custom one (flat, holding any project)."""

@@ -37,13 +37,13 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..safe_text import safe_line
-from ..store.paths import default_session_dir, session_dir_for, sessions_root
+from ..store.paths import default_session_dir, misplaced_agent_dir, session_dir_for, sessions_root
 from ..store.search import has_session_name
 from .commands import PaletteCommand, ScreenCommands
 from .dialogs import RenameScreen
 from .fields import SearchField
 from .preview import PreviewPane
-from .session_list import ListRow, SessionList, row_title, threaded_rows
+from .session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
 
 if TYPE_CHECKING:
     from ..store.catalog import Catalog, Problem, SearchHit, SessionInfo
@@ -640,10 +640,15 @@ class PickerScreen(Screen[None]):
                 text = f"  No named sessions found. Press {named} to show all."
             else:
                 text = f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
-        elif self.scope == "all":
-            text = "  No sessions found"
         else:
-            text = f"  No sessions in current folder. Press {scope_key} to view all."
+            folder = shorten_path(self._folders()[1 if self.scope == "all" else 0], os.path.expanduser("~"))
+            if self.scope == "all":
+                text = f"  No sessions found in {folder}"
+            else:
+                text = f"  No sessions in current folder ({folder}). Press {scope_key} to view all."
+            misplaced = misplaced_agent_dir(self.catalog.agent_dir)
+            if misplaced:
+                text += f"\n  {misplaced}"
         self.session_list.configure(message=text, message_is_error=False)
 
     # -- header and status -----------------------------------------------------------------
@@ -755,7 +760,19 @@ class PickerScreen(Screen[None]):
 
     def _show_preview(self, path: str, preview: Any) -> None:
         if path == self._preview_path:
-            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms(),  # type: ignore[attr-defined]
+                                             parent_title=self._title_of(preview.parent_session))
+
+    def _title_of(self, path: str | None) -> str | None:
+        """The row title of a listed session (by real path, as pi threads forks)."""
+        if not path:
+            return None
+        wanted = self._canonical(path)
+        for state in self._states.values():
+            for info in state.infos or ():
+                if self._canonical(info.path) == wanted:
+                    return row_title(info)
+        return None
 
     def _show_preview_error(self, path: str, message: str) -> None:
         if path == self._preview_path:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rich.cells import cell_len, get_character_cell_size
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -25,6 +25,7 @@ from textual.widgets import Static
 from ..safe_text import safe_line
 from ..store.preview import SessionPreview
 from ..store.timefmt import format_age
+from .fit import fit_middle
 
 __all__ = [
     "FactTable",
@@ -107,20 +108,6 @@ def shorten_home(path: str, home: str) -> str:
     return path
 
 
-def _keep_end(text: str, width: int) -> Content:
-    """``text`` cut from the start to ``width`` cells (``…/end/of/a/path``)."""
-    if cell_len(text) <= width:
-        return Content(text)
-    if width <= 1:
-        return Content("…"[:width])
-    room = width - 1
-    start = len(text)
-    while start > 0 and (used := get_character_cell_size(text[start - 1])) <= room:
-        room -= used
-        start -= 1
-    return Content("…" + text[start:])
-
-
 # --------------------------------------------------------------------------------------------
 # Widgets
 
@@ -164,7 +151,7 @@ class FactTable(Widget):
         key_style = self.get_visual_style("fact-table--key", partial=True)
         lines = []
         for key, value, keep_end in self._rows:
-            shown = _keep_end(value, room) if keep_end else Content(value).truncate(room, ellipsis=True)
+            shown = Content(fit_middle(value, room)) if keep_end else Content(value).truncate(room, ellipsis=True)
             lines.append(Content.assemble((key + " " * (key_width - cell_len(key)), key_style), shown))
         return Content("\n").join(lines)
 
@@ -205,6 +192,7 @@ class PreviewPane(VerticalScroll, can_focus=False):
         self.add_class("-status")  # until the first show()
         self.home = os.path.expanduser("~") if home is None else home
         self.preview: SessionPreview | None = None
+        self._parent_title: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="preview-body"):
@@ -221,9 +209,11 @@ class PreviewPane(VerticalScroll, can_focus=False):
 
     # -- public API -------------------------------------------------------------------------
 
-    def show(self, preview: SessionPreview | None, *, now_ms: float) -> None:
-        """Show ``preview`` (None: nothing is highlighted). ``now_ms`` is the time ages count from."""
+    def show(self, preview: SessionPreview | None, *, now_ms: float, parent_title: str | None = None) -> None:
+        """Show ``preview`` (None: nothing is highlighted). ``now_ms`` is the time ages count from;
+        ``parent_title`` names the session it was forked from, when that one is listed."""
         self.preview = preview
+        self._parent_title = parent_title
         if preview is None:
             self._status(NOTHING_SELECTED, error=False)
             return
@@ -286,11 +276,15 @@ class PreviewPane(VerticalScroll, can_focus=False):
         return safe_line(text)
 
     def _facts(self, preview: SessionPreview, now_ms: float) -> list[Row]:
-        rows: list[Row] = [
-            ("Created", format_time(preview.created, now_ms), False),
-            ("Modified", format_time(preview.modified, now_ms), False),
-        ]
+        created, modified = preview.created, preview.modified
+        copied = created is not None and math.isfinite(created) and created > modified
+        rows: list[Row] = [("Created", format_time(created, now_ms), False)]
+        if copied:  # a fork or clone: made now, of messages from before
+            rows.append(("Last message", format_time(modified, now_ms), False))
+        else:
+            rows.append(("Modified", format_time(modified, now_ms), False))
         rows.append(("Folder", safe_line(shorten_home(preview.cwd, self.home)) or "(none)", True))
+        rows.append(("File", safe_line(os.path.basename(preview.path)), True))
         ordered = sorted(preview.roles.items(), key=lambda item: _ROLE_ORDER.get(item[0], len(_ROLE_ORDER)))
         roles = ", ".join(f"{count} {_ROLE_NAMES.get(role, role)}" for role, count in ordered)
         rows.append(("Messages", safe_line(f"{preview.messages} ({roles})" if roles else "0"), False))
@@ -308,7 +302,12 @@ class PreviewPane(VerticalScroll, can_focus=False):
         rows.append(("Cost", format_cost(preview.cost), False))
         rows.append(("Size", format_size(preview.size), False))
         if preview.parent_session:
-            rows.append(("Forked from", safe_line(shorten_home(preview.parent_session, self.home)), True))
+            parent = safe_line(shorten_home(preview.parent_session, self.home))
+            if self._parent_title:
+                rows.append(("Forked from", safe_line(self._parent_title), False))
+                rows.append(("", os.path.basename(parent), True))
+            else:
+                rows.append(("Forked from", parent, True))
         return rows
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -29,6 +30,7 @@ from textual.widget import Widget
 from ..safe_text import safe_line
 from ..store.catalog import SearchHit, SessionInfo
 from ..store.timefmt import format_age
+from .fit import fit_middle
 
 __all__ = [
     "ListRow",
@@ -62,6 +64,15 @@ def shorten_path(path: str, home: str) -> str:
     if home and path.startswith(home):
         return "~" + path[len(home) :]
     return path
+
+
+def last_activity(info: SessionInfo) -> float:
+    """When the session last changed, for its age: pi's ``modified`` (the last message), or
+    its creation when that is later (a fork or clone made today of messages months old)."""
+    created = info.created
+    if isinstance(created, int | float) and math.isfinite(created) and created > info.modified:
+        return created
+    return info.modified
 
 
 def row_title(info: SessionInfo) -> str:
@@ -141,6 +152,15 @@ def _fit(text: str, width: int, ellipsis: str = "…") -> str:
     if room <= 0:
         return set_cell_size(ellipsis, width)
     return _crop(text, room) + ellipsis
+
+
+def _wrapped(message: str, width: int) -> list[str]:
+    """The list's message, its lines wrapped at spaces to ``width``, indented as they start."""
+    out: list[str] = []
+    for line in message.split("\n"):
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.extend(textwrap.wrap(line, max(width, 8), subsequent_indent=indent, break_on_hyphens=False) or [""])
+    return out
 
 
 def _crop(text: str, width: int) -> str:
@@ -449,9 +469,10 @@ class SessionList(ScrollView, can_focus=False):
         h = self.line_height
         index, part = divmod(line, h)
         if not self._rows:
-            if line == 0 and self.message:
+            lines = _wrapped(self.message, width)
+            if line < len(lines):
                 style = self._style("error" if self.message_is_error else "message")
-                return self._strip([Segment(_fit(self.message, width), base + style)], width, base)
+                return self._strip([Segment(_fit(lines[line], width), base + style)], width, base)
             return Strip.blank(width, base)
         if index >= len(self._rows):
             return Strip.blank(width, base)
@@ -490,7 +511,7 @@ class SessionList(ScrollView, can_focus=False):
         """pi's right part, ``[file] [cwd] count age``, within ``budget`` cells. Where pi cuts
         the whole line (losing count and age), the places give way: the cwd first when the
         file is shown (its folder is named after the cwd), then the start of the path."""
-        tail = f"{info.message_count} {format_age(info.modified, self.now_ms)}"
+        tail = f"{info.message_count} {format_age(last_activity(info), self.now_ms)}"
         path = shorten_path(safe_line(info.path), self.home) if self.show_path else ""
         cwd = shorten_path(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
         right = " ".join(part for part in (path, cwd, tail) if part)
@@ -498,19 +519,21 @@ class SessionList(ScrollView, can_focus=False):
             return right
         place = path or cwd
         # Cut every row's place to the same width (as if its count and age took 8 cells), so
-        # that the places line up as far as they can.
+        # that the places line up as far as they can. A file keeps its start and its end.
         room = budget - max(cell_len(tail), 8) - 1
         if not place or room < 8:  # too little room to say anything useful
             return tail
-        return f"{_fit_left(place, room)} {tail}"
+        return f"{fit_middle(place, room) if path else _fit_left(place, room)} {tail}"
 
     def _row_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
         info = row.info
         fill = self._cursor_fill(base) if selected else base
         deleting = row.path == self.delete_path
         prefix_w = cell_len(row.prefix)
-        # The places (file, cwd) may take half the row: the title is what the row is about.
-        right = self._right_text(info, max(width - 14, 0) // 2)
+        # The places (file, cwd) may take half the row, the file two thirds: the title is what
+        # the row is about, but a path the user asked to see should be readable.
+        share = 2 / 3 if self.show_path else 1 / 2
+        right = self._right_text(info, int(max(width - 14, 0) * share))
         title = _fit(row_title(info), max(10, width - 2 - prefix_w - (cell_len(right) + 2)))
         if deleting:
             title_style = self._style("delete")
