@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -194,10 +195,11 @@ class LabelDialog(ModalScreen[str | None]):
         Binding("escape,ctrl+c", "cancel", "Cancel", id="label.cancel"),
     ]
 
-    def __init__(self, label: str, entry_text: str) -> None:
+    def __init__(self, label: str, entry_text: str, beside: Region | None = None) -> None:
         super().__init__()
         self._label = label
         self._entry_text = entry_text
+        self._beside = beside  # the entry's row on screen: the editor opens just under it (or over)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="label-box", classes="dialog-box"):
@@ -209,6 +211,19 @@ class LabelDialog(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+        if self._beside is not None:
+            self.call_after_refresh(self._place)
+
+    def _place(self) -> None:
+        """Next to the entry being labelled, as pi edits a label in its row."""
+        box = self.query_one("#label-box")
+        row, screen = self._beside, self.size
+        assert row is not None
+        height = box.outer_size.height
+        top = row.bottom if row.bottom + height <= screen.height else max(0, row.y - height)
+        left = min(row.x, max(0, screen.width - box.outer_size.width))
+        self.styles.align = ("left", "top")
+        box.styles.offset = (left, top)
 
     @on(Input.Submitted)
     def _save(self, event: Input.Submitted) -> None:

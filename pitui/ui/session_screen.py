@@ -401,8 +401,9 @@ class SessionScreen(Screen[None]):
             else:
                 self._say("Label unchanged: nothing written")
 
-        self.app.push_screen(LabelDialog(current if isinstance(current, str) else "", self._describe(entry_id)),
-                             chosen)
+        tree = self.query_one(SessionTree)
+        self.app.push_screen(LabelDialog(current if isinstance(current, str) else "", self._describe(entry_id),
+                                         beside=tree.cursor_region()), chosen)
 
     def action_rename(self) -> None:
         from .dialogs import RenameScreen

@@ -21,7 +21,7 @@ from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -302,6 +302,17 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         self.refresh()
         self._scroll_to_cursor(center=center)
         self._post_changes()
+
+    def cursor_region(self) -> Region | None:
+        """Where the cursor row is on the screen (None: no row, or scrolled out of view)."""
+        model = self._model
+        if model is None or not len(model):
+            return None
+        region = self.content_region
+        y = region.y + model.cursor - round(self.scroll_y)
+        if not region.y <= y < region.bottom:
+            return None
+        return Region(region.x, y, region.width, 1)
 
     def _cursor_moved(self, before: int, *, center: bool = False) -> None:
         """After a model call: repaint what changed and tell the screen."""
