@@ -272,8 +272,8 @@ async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, or
         await choose(pilot, 0)
         await until(pilot, lambda: "Branched to a2" in status(pilot))
         assert pilot.app.clipboard == "Now add a changelog entry"
-        notes = [n.message for n in pilot.app._notifications]
-        assert "Now add a changelog entry" in notes
+        assert "copied to the clipboard, to ask again in pi" in status(pilot)  # said once, in the status line
+        assert not pilot.app._notifications
         assert tree_of(pilot).selected_id == "a2"
         await pi_sees_the_view(oracle, path, pilot)
 

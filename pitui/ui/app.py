@@ -167,11 +167,12 @@ class PituiApp(App[AppResult | None]):
 
     # -- what screens ask of the app -------------------------------------------------------
 
-    def open_session(self, path: str, entry_id: str | None = None) -> None:
-        """Show one session's tree and conversation (``entry_id`` highlighted, else the leaf)."""
+    def open_session(self, path: str, entry_id: str | None = None, status: str | None = None) -> None:
+        """Show one session's tree and conversation (``entry_id`` highlighted, else the leaf;
+        ``status`` said in its status line)."""
         from .session_screen import SessionScreen
 
-        self.push_screen(SessionScreen(path, entry_id=entry_id))
+        self.push_screen(SessionScreen(path, entry_id=entry_id, status=status))
 
     def open_session_paths(self) -> set[str]:
         """The sessions open in a view now (real paths): the picker must not trash them."""
@@ -188,14 +189,23 @@ class PituiApp(App[AppResult | None]):
         else:
             self.switch_screen(PickerScreen(scope=self.start_scope))
 
-    def back_to_picker(self) -> None:
-        """Leave every session view for the picker (after the session was trashed)."""
+    def back_to_picker(self, status: str | None = None) -> None:
+        """Leave every session view for the picker (after the session was trashed), where
+        ``status`` is said."""
         from .picker import PickerScreen
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, PickerScreen):
             self.pop_screen()
         if not isinstance(self.screen, PickerScreen):
             self.leave_session()
+        if status:
+            self.call_after_refresh(self._say_in_picker, status)
+
+    def _say_in_picker(self, status: str) -> None:
+        from .picker import PickerScreen
+
+        if isinstance(self.screen, PickerScreen):
+            self.screen.say(status)
 
     def choose_session(self, path: str) -> None:
         """The user picked a session in the picker: open it, or print it and end (``--print``)."""

@@ -685,6 +685,10 @@ class PickerScreen(Screen[None]):
                                f"{safe_line(self._confirming_title)} · {safe_line(name)}")
         header.refresh()
 
+    def say(self, message: str, *, error: bool = False) -> None:
+        """A word in the header's status line for a few seconds (what just happened)."""
+        self._set_status(message, error=error, seconds=4)
+
     def _set_status(self, message: str, *, error: bool = False, seconds: float = 2) -> None:
         header = self.query_one(PickerHeader)
         header.status = (safe_line(message), error)

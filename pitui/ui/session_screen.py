@@ -97,10 +97,11 @@ class SessionScreen(Screen[None]):
         Binding("f5", "reload", "Reload", show=False, id="session.reload", tooltip="Read the file again from disk"),
     ]
 
-    def __init__(self, path: str, entry_id: str | None = None) -> None:
+    def __init__(self, path: str, entry_id: str | None = None, status: str | None = None) -> None:
         super().__init__()
         self.session_path = path
         self.start_entry = entry_id
+        self._opening_status = status  # said in the status line once the session is shown
         self.session: Session | None = None
         self.editor: SessionEditor | None = None
         self.stats: SessionPreview | None = None
@@ -164,7 +165,6 @@ class SessionScreen(Screen[None]):
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         self.query_one("#session-facts", Static).update(Text(safe_line(f"Cannot read this session: {reason}"),
                                                              style="bold red"))
-        self.notify(safe_line(str(error)), title="Cannot read the session", severity="error", markup=False)
 
     def _loaded(self, session: Session, model: TreeModel) -> None:
         self.session = session
@@ -184,9 +184,11 @@ class SessionScreen(Screen[None]):
         if session.problems:
             count = len(session.problems)
             first = session.problems[0]
-            self.notify(safe_line(f"{count} unreadable line{'s' if count != 1 else ''} skipped; line "
-                                  f"{first.line}: {first.reason}"),
-                        title="Skipped lines", severity="warning", markup=False, timeout=8)
+            self._say(f"{count} unreadable line{'s' if count != 1 else ''} skipped; line {first.line}: "
+                      f"{first.reason}", error=True)
+        elif self._opening_status:
+            self._say(self._opening_status)
+        self._opening_status = None
         # Counting reads the whole file again: only once the first screen is drawn.
         self.call_after_refresh(self.count_usage)
 
@@ -375,18 +377,14 @@ class SessionScreen(Screen[None]):
                         return
                     if isinstance(outcome, SummarizerError):
                         self._say(f"No summary: {outcome}. Nothing written", error=True)
-                        self.notify(safe_line(str(outcome)), title="Summarizer failed", severity="error",
-                                    markup=False, timeout=10)
                         return
                     # As pi's own summaries end: the files the branch read and changed.
                     summary = outcome + format_file_operations(file_lists(plan.abandoned))
                 break
         written = self._write(lambda: editor.branch(entry_id, summary))
         if written is not None and written.prompt_text:
-            text = written.prompt_text
-            self.app.copy_to_clipboard(text)
-            shown = safe_line(text) if len(text) <= 400 else safe_line(text[:400]) + "…"
-            self.notify(shown, title="Copied to the clipboard: ask it again in pi", markup=False, timeout=12)
+            self.app.copy_to_clipboard(written.prompt_text)
+            self._say(f"{written.message} · the message is copied to the clipboard, to ask again in pi")
 
     def action_edit_label(self) -> None:
         editor = self._editor_for_writing()
@@ -474,10 +472,10 @@ class SessionScreen(Screen[None]):
 
     def _opened_copy(self, path: str, message: str, prompt_text: str | None) -> None:
         self._say(message)
-        self.notify(message, title="New session", markup=False)
         if prompt_text:
             self.app.copy_to_clipboard(prompt_text)
-        self.app.open_session(path)
+            message += " · the message forked before is copied to the clipboard"
+        self.app.open_session(path, status=f"{message} · escape goes back")
 
     def action_trash(self) -> None:
         name = self.session.name if self.session else None
@@ -495,9 +493,7 @@ class SessionScreen(Screen[None]):
                 self._write_failed(error)
                 return
             self._stop_following.set()
-            self.app.notify(f"{os.path.basename(self.session_path)} moved to the trash", title="Trash",
-                            markup=False)
-            self.app.back_to_picker()
+            self.app.back_to_picker(f"{os.path.basename(self.session_path)} moved to the trash")
 
         self.app.push_screen(ConfirmDialog(
             "Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."), chosen)
@@ -547,7 +543,6 @@ class SessionScreen(Screen[None]):
         else:
             message = str(error)
         self._say(message, error=True)
-        self.notify(safe_line(message), title="Not written", severity="error", markup=False, timeout=8)
 
     def _say(self, message: str, *, error: bool = False) -> None:
         """The status line under the panes: what the last action wrote, or why it wrote nothing."""
@@ -576,8 +571,8 @@ class SessionScreen(Screen[None]):
         if not self.removed:
             self.removed = True
             self._show_title()
-            self.notify("The session file was removed (moved to the trash?). What is shown stays until you leave.",
-                        title="Session file gone", severity="warning", markup=False, timeout=8)
+            self._say("The session file was removed (moved to the trash?). What is shown stays until you leave.",
+                      error=True)
 
     def take_appends(self) -> None:
         """Read what pi appended since the last read; the tree follows the leaf if it was there."""
