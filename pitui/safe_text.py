@@ -15,29 +15,43 @@ __all__ = ["safe", "safe_line", "safe_lines", "visible_controls"]
 _BIDI = "\u202a-\u202e\u2066-\u2069"
 _UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}]")
 _UNSAFE_IN_LINE = re.compile(rf"[\x00-\x1f\x7f-\x9f\ud800-\udfff{_BIDI}]")
+# A whole terminal escape sequence: CSI (colours, cursor moves), OSC (titles, clipboard, links,
+# ended by BEL or ST), and ESC with one more character. Shown as one ␛, with nothing left over.
+_SEQUENCE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -~]?")
+ESCAPE_SYMBOL = "\u241b"  # ␛
 
 
 def _replace(match: re.Match[str]) -> str:
     char = match.group()
-    return "\ufffd" if "\ud800" <= char <= "\udfff" else " "
+    code = ord(char)
+    if code in (0x09, 0x0A, 0x0D):  # in one line: tabs and line breaks are spaces
+        return " "
+    if code < 0x20:
+        return chr(0x2400 + code)  # Control Pictures: ␇ for BEL, ␈ for BS...
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return "\ufffd"  # C1 controls, lone surrogates, bidi overrides
 
 
 def safe(text: str, *, multiline: bool = False) -> str:
-    """``text`` with every control character (terminal escapes included) replaced by a space,
-    lone surrogates by U+FFFD. ``multiline`` keeps newlines and tabs; otherwise they become
-    spaces too, so a one-line field cannot break into lines that look like pitui's own."""
+    """``text`` as it may be shown: every escape sequence as one ␛, every other control
+    character as its symbol (␇), lone surrogates and bidi overrides as U+FFFD, never
+    interpreted. ``multiline`` keeps newlines and tabs; otherwise they become spaces, so a
+    one-line field cannot break into lines that look like pitui's own."""
     pattern = _UNSAFE if multiline else _UNSAFE_IN_LINE
-    return pattern.sub(_replace, text)
+    if not pattern.search(text):
+        return text
+    return pattern.sub(_replace, _SEQUENCE.sub(ESCAPE_SYMBOL, text))
 
 
 def safe_line(text: str) -> str:
     """One line of untrusted text, safe to show."""
-    return _UNSAFE_IN_LINE.sub(_replace, text)
+    return safe(text)
 
 
 def safe_lines(text: str) -> str:
     """Untrusted text of several lines (newlines and tabs kept), safe to show."""
-    return _UNSAFE.sub(_replace, text)
+    return safe(text, multiline=True)
 
 
 def _picture(match: re.Match[str]) -> str:

@@ -444,8 +444,8 @@ async def test_session_text_is_shown_as_text_never_as_escapes_or_markup() -> Non
             assert "\u202e" not in segment.text
             assert segment.style is None or not segment.style.link, "no hyperlinks from session text"
         text = screen_text(app)
-        assert "]52;c;SGVsbG8=" in text, "the text of an escape sequence is shown, harmlessly"
-        assert "[31mred" in text
+        assert "52;c;SGVsbG8=" not in text and "[31m" not in text, "no debris of an escape sequence"
+        assert "␛red␛" in text, "an escape sequence is one visible symbol"
         assert "[bold]x[/]" in text, "markup in session text is text"
         assert "[link=http://e.vil]y[/link]" in text
         assert "\x1b" not in app.export_screenshot()

@@ -677,7 +677,8 @@ async def test_empty_states(tmp_path):
     app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(99, 20)) as pilot:  # no preview: the whole width for the list
         await settle(pilot)
-        assert row_lines(app) == ["  No sessions in current folder. Press tab to view all."]
+        assert row_lines(app)[0] == "  No sessions in current folder. Press tab to view all."
+        assert " ".join(line.strip() for line in row_lines(app)[1:]) == f"Looked in {agent}/sessions/--home-me-proj--"
         await pilot.press("ctrl+n")
         await settle(pilot)
         assert row_lines(app) == [
@@ -687,7 +688,7 @@ async def test_empty_states(tmp_path):
         assert row_lines(app) == ["  No named sessions found. Press ctrl+n to show all."]
         await pilot.press("ctrl+n")
         await settle(pilot)
-        assert row_lines(app) == ["  No sessions found"]
+        assert row_lines(app) == ["  No sessions found", f"  Looked in {agent}/sessions"]
 
 
 async def test_cached_rows_show_at_once_and_progress_while_listing(tmp_path, monkeypatch):
@@ -787,7 +788,7 @@ async def test_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
     app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
-        assert row_lines(app) == ["  No sessions in current folder. Press tab to view all."]
+        assert row_lines(app)[0] == "  No sessions in current folder. Press tab to view all."
         assert "1 file skipped" in screen_lines(app)[-1]
 
 

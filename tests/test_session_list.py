@@ -56,7 +56,8 @@ def test_home_becomes_tilde():
 def test_title_is_the_name_else_the_first_message_made_safe():
     assert row_title(info("a", first="  hi\nthere\t ")) == "hi there"
     assert row_title(info("a", name="Named", first="ignored")) == "Named"
-    assert row_title(info("a", first="\x1b[31mred\x1b[0m \u202ex")) == "[31mred [0m  x"
+    # An escape sequence is one visible ␛, nothing left of it; a bidi override is U+FFFD.
+    assert row_title(info("a", first="\x1b[31mred\x1b[0m \u202ex")) == "␛red␛ \ufffdx"
 
 
 def test_fit_cuts_with_an_ellipsis_and_counts_wide_characters():

@@ -643,9 +643,9 @@ class PickerScreen(Screen[None]):
         else:
             folder = shorten_path(self._folders()[1 if self.scope == "all" else 0], os.path.expanduser("~"))
             if self.scope == "all":
-                text = f"  No sessions found in {folder}"
+                text = f"  No sessions found\n  Looked in {folder}"
             else:
-                text = f"  No sessions in current folder ({folder}). Press {scope_key} to view all."
+                text = f"  No sessions in current folder. Press {scope_key} to view all.\n  Looked in {folder}"
             misplaced = misplaced_agent_dir(self.catalog.agent_dir)
             if misplaced:
                 text += f"\n  {misplaced}"
