@@ -691,7 +691,9 @@ def match_spans(text: str, parsed: ParsedQuery) -> list[tuple[int, int]]:
         if exact is not None:
             spans.append((exact.start(), exact.end()))
             continue
-        positions = fuzzy_positions(token.value, text)
+        # Else its letters close together (``rate`` in "repeated"), or nothing: letters picked
+        # from words far apart ("clea[r] comm[a]nd") are not where it matched for a reader.
+        positions = _close_letters(token.value, text)
         if not positions:
             continue
         start = prev = positions[0]
@@ -703,6 +705,21 @@ def match_spans(text: str, parsed: ParsedQuery) -> list[tuple[int, int]]:
         spans.append((start, prev + 1))
     spans.sort()
     return spans
+
+
+FUZZY_GAP = 3  # letters between two of a fuzzy token's, at most, for a snippet to show it there
+
+
+def _close_letters(token: str, text: str) -> list[int]:
+    """Where ``token``'s letters occur in order in ``text`` with at most ``FUZZY_GAP`` others
+    between two of them (the first such place), as Python indexes; [] if nowhere."""
+    letters = [c for c in token if not c.isspace()]
+    if not letters:
+        return []
+    gap = f"[^\\n]{{0,{FUZZY_GAP}}}?"
+    pattern = gap.join(f"({re.escape(c)})" for c in letters)
+    found = re.search(pattern, text, re.IGNORECASE)
+    return [found.start(n) for n in range(1, len(letters) + 1)] if found else []
 
 
 def phrase_chunks(parsed: ParsedQuery, min_len: int = 3) -> list[str]:
