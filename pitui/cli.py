@@ -591,7 +591,24 @@ def _use_demo(args: argparse.Namespace) -> None:
     os.environ.pop(paths.SESSION_DIR_ENV, None)
     args.cwd = demo.cwd
     if args.command not in ("fork", "clone") and not getattr(args, "print", False):
-        atexit.register(shutil.rmtree, os.path.dirname(demo.agent_dir), ignore_errors=True)
+        folder = os.path.dirname(demo.agent_dir)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _remove_on_signals(folder)
+
+
+def _remove_on_signals(folder: str) -> None:
+    """A closed terminal (SIGHUP) or a kill (SIGTERM) ends the process without running atexit:
+    remove ``folder`` first, then end as that signal would have."""
+    import shutil
+    import signal
+
+    def removed_then_ended(signum: int, _frame: object) -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, removed_then_ended)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -121,3 +121,29 @@ def test_capitals_typed_in_the_tree_search_are_text(terminal: Callable[..., Term
     assert "Tree" in text and "search: Committed Fix" in text  # still the view: nothing quit or opened
     assert sorted(demo.rglob("*.jsonl")) == files
     assert {path: path.read_bytes() for path in files} == before
+
+
+def test_the_demo_folder_goes_when_the_terminal_is_closed(tmp_path: Path) -> None:
+    """``pitui --demo`` works on a copy in a temporary folder: closing the terminal (SIGHUP to
+    the app) removes it, as quitting does."""
+    import pty
+    import signal
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch), "TERM": "xterm-256color", "HOME": str(tmp_path)}
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: pitui in the pseudo-terminal
+        os.execve(sys.executable, [sys.executable, "-m", "pitui", "--demo"], env)
+    try:
+        deadline = time.monotonic() + 20
+        while not list(scratch.glob("pitui-demo-*")):
+            assert time.monotonic() < deadline, "pitui --demo made no demo folder"
+            time.sleep(0.05)
+        time.sleep(1.0)  # the app is up and drawing
+        os.kill(pid, signal.SIGHUP)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGHUP
+    assert list(scratch.glob("pitui-demo-*")) == []

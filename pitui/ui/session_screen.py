@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -44,6 +45,7 @@ from .dialogs import (
     SummarizingDialog,
     SummaryEditor,
 )
+from .fit import fit_middle
 from .preview import format_cost, format_size, format_tokens, shorten_home
 from .session_tree import SessionTree
 
@@ -209,21 +211,36 @@ class SessionScreen(Screen[None]):
     # ------------------------------------------------------------------ header
 
     def _show_title(self) -> None:
+        """One line: the name, the project folder and the file (its name: the folder only
+        repeats the project's path). Where that is too wide, the file goes first, then the
+        middle of the folder."""
         session = self.session
-        name = session.name if session is not None else None
-        title = Text()
-        if name:
-            title.append(safe_line(name), style="bold")
-            title.append("  ")
+        width = max(self.size.width - 2, 20)
+        name = safe_line(session.name) if session is not None and session.name else ""
         home = os.path.expanduser("~")
-        if session is not None and session.cwd:
-            title.append(safe_line(shorten_home(session.cwd, home)), style="")
-            title.append("  ")
-        # The file's name, not its folder: the folder only repeats the project's path.
-        title.append(safe_line(os.path.basename(self.session_path)), style="dim")
-        if self.removed:
-            title.append("  (file removed)", style="bold red")
+        cwd = safe_line(shorten_home(session.cwd, home)) if session is not None and session.cwd else ""
+        file = safe_line(os.path.basename(self.session_path))
+        gone = "  (file removed)" if self.removed else ""
+        parts = [part for part in (name, cwd, file) if part]
+        if cell_len("  ".join(parts) + gone) > width:
+            parts = [part for part in (name, cwd) if part] or [file]
+        if cwd and cell_len("  ".join(parts) + gone) > width:
+            room = width - cell_len(gone) - (cell_len(name) + 2 if name else 0)
+            parts = [part for part in (name, fit_middle(cwd, max(room, 8))) if part]
+        title = Text()
+        styles = {name: "bold", file: "dim"}
+        for n, part in enumerate(parts):
+            if n:
+                title.append("  ")
+            title.append(part, style=styles.get(part, ""))
+        if gone:
+            title.append(gone, style="bold red")
+        title.truncate(width, overflow="ellipsis")
         self.query_one("#session-title", Static).update(title)
+
+    def on_resize(self) -> None:
+        if self.is_mounted:
+            self._show_title()
 
     def _show_facts(self) -> None:
         session = self.session
