@@ -105,7 +105,7 @@ class PickerHeader(Widget):
         self.named = False
         self.sort: SortMode = "threaded"
         self.hints: list[Hint] = []  # flowed over the two lines, as many as fit
-        self.question: tuple[str, str] | None = None  # the delete confirmation, and what it moves
+        self.question: tuple[str, tuple[str, str]] | None = None  # the delete question; the title and file
         self.status: tuple[str, bool] | None = None  # (message, is error)
 
     def _style(self, name: str) -> Style:
@@ -131,7 +131,9 @@ class PickerHeader(Widget):
         title.truncate(max(0, width - right.cell_len - 1))
         first = Text.assemble(title, " " * max(0, width - title.cell_len - right.cell_len), right)
         if self.question is not None:
-            question, about = self.question
+            question, (title, file) = self.question
+            # The file whole, the title cut to what is left: together they say what goes.
+            about = f"{_cut(title, max(width - cell_len(file) - 3, 8))} · {file}"
             lines = [Text(_cut(question, width), self._style("error")), Text(_cut(about, width), muted)]
         elif self.status is not None:
             message, is_error = self.status
@@ -682,7 +684,7 @@ class PickerScreen(Screen[None]):
         if self._confirming is not None:
             name = os.path.basename(self._confirming)
             header.question = (f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel",
-                               f"{safe_line(self._confirming_title)} · {safe_line(name)}")
+                               (safe_line(self._confirming_title), safe_line(name)))
         header.refresh()
 
     def say(self, message: str, *, error: bool = False) -> None:
