@@ -70,7 +70,8 @@ def test_rename_input(snap_compare, tmp_path):
     assert snap_compare(demo_app(tmp_path), terminal_size=SIZE, run_before=keys("down", "ctrl+r"))
 
 
-def test_empty_folder(snap_compare, tmp_path):
+def test_empty_folder(snap_compare, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))  # the folder it names is ~/agent/...: the same every run
     agent, _ = kit_folder(tmp_path)
     app = make_app(agent, "/home/me/proj", tmp_path, now=KIT_NOW)
     assert snap_compare(app, terminal_size=SIZE, run_before=keys())

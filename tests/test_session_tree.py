@@ -325,7 +325,7 @@ async def test_untrusted_text_is_shown_literally() -> None:
     async with app.run_test(size=(60, 10)) as pilot:
         await pilot.pause()
         shown = lines(app)
-        assert shown[0] == "  • user:  [31mred[bold]x[/]  evil"
+        assert shown[0] == "  • user: ␛red[bold]x[/] \ufffdevil"  # an escape sequence is one ␛, nothing left
         assert shown[1] == "› • assistant: [link=http://x]click[/link]"
         for line in shown:
             assert "\x1b" not in line and "\u202e" not in line

@@ -32,7 +32,7 @@ BRANCH_PLAIN, BRANCH_WRITE, BRANCH_COMMAND = "plain", "write", "command"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
-class BranchDialog(ModalScreen[str | None]):
+class BranchDialog(OrderedKeys, ModalScreen[str | None]):
     """pi's ``Summarize branch?``: no summary, a summary the user writes, or one from the
     configured summarizer command (shown disabled, with how to set one, when there is none)."""
 
@@ -87,7 +87,7 @@ class BranchDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class SummaryEditor(ModalScreen[str | None]):
+class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
     """A branch summary to write, prefilled with a digest of the branch. Ctrl+S saves;
     Escape goes back to the question (pi's custom-prompt editor does the same)."""
 
@@ -127,7 +127,7 @@ class SummaryEditor(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class SummarizingDialog(ModalScreen["str | SummarizerError | None"]):
+class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]):
     """Runs the summarizer command in a thread, with a spinner and the time taken. Returns the
     summary, the error that stopped it, or ``None`` when the user cancelled."""
 
@@ -186,7 +186,7 @@ class SummarizingDialog(ModalScreen["str | SummarizerError | None"]):
         self.dismiss(None)
 
 
-class LabelDialog(ModalScreen[str | None]):
+class LabelDialog(OrderedKeys, ModalScreen[str | None]):
     """pi's label editor: ``Label (empty to remove):`` prefilled with the current label.
     Enter saves (empty clears), Escape cancels."""
 
@@ -260,7 +260,7 @@ class ConfirmDialog(OrderedKeys, ModalScreen[bool]):
 # -- rename ----------------------------------------------------------------------------------------
 
 
-class RenameScreen(ModalScreen[str | None]):
+class RenameScreen(OrderedKeys, ModalScreen[str | None]):
     """pi's rename panel: an input prefilled with the current name. Enter saves (an empty
     name does nothing), Escape cancels."""
 

@@ -74,7 +74,7 @@ class _KeysView(OrderedKeys, VerticalScroll):
     ]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OrderedKeys, ModalScreen[None]):
     """Lists the keys of the screen it was opened over. Keys are remapped in the config file
     (``[keys]``, by the ids shown here)."""
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["OrderedKeys", "binding_defaults", "check_keymap", "declared_bindings", "is_key", "keys_for"]
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+MOUNT_WAITS = 20  # refreshes a dialog's keys wait, at most, for its widget to take the focus
 _KEY_NAMES = frozenset(key.value for key in Keys) | {"space", "backspace", "enter", "tab", "escape"}
 
 
@@ -48,7 +49,7 @@ class OrderedKeys:
     OWNS_TEXT: ClassVar[bool] = True
 
     _held_keys: deque[tuple[str, str | None]] | None = None
-    _holding = False  # every key waits (a dialog is on its way)
+    _keys_on_hold = False  # every key waits (a dialog is on its way)
 
     # -- what a widget says -----------------------------------------------------------------
 
@@ -81,26 +82,44 @@ class OrderedKeys:
     def hold_keys(self) -> None:
         """Every key from now on waits until :meth:`release_keys`: an action has asked for a
         dialog that is not on screen yet, and the keys typed after it are the dialog's."""
-        self._holding = True
+        self._keys_on_hold = True
 
     def release_keys(self) -> None:
         """What held keys waited for is on screen: act on them now, in order (those meant for a
         dialog that has opened meanwhile go to it)."""
-        self._holding = False
+        self._keys_on_hold = False
+        self.flush_keys()
+
+    def flush_keys(self) -> None:
+        """Hand the held keys on if the focus has moved (a dialog opened); else, unless on hold,
+        act on them."""
         if self._held_keys:
-            self.call_later(self._drain_keys)  # type: ignore[attr-defined]
+            self.call_later(self._drain_held_keys)  # type: ignore[attr-defined]
 
     # -- the handler ------------------------------------------------------------------------
 
+    _keys_waited = 0  # a screen: keys handed on while it was still focusing its widget
+
     def _key_target(self) -> bool | None:
         """Whether keys are this widget's now (it has the focus); None for a key that bubbled
-        up from the widget that has it (a screen's child), which this widget leaves alone."""
+        up from the widget that has it (a screen's child), which this widget leaves alone.
+
+        A screen (a dialog) takes keys while no widget has the focus. A key that reached it
+        before its widget took the focus (the dialog was still mounting) is that widget's."""
         app = self.app  # type: ignore[attr-defined]
-        if isinstance(self, Screen):
-            if app.focused is not None and app.focused.screen is self:
-                return None
-            return app.screen is self and app.focused is None
-        return app.focused is self
+        if not isinstance(self, Screen):
+            return app.focused is self
+        focused = app.focused
+        if app.screen is not self:
+            return False
+        if focused is not None:
+            if focused.screen is self and isinstance(focused, OrderedKeys) and focused.OWNS_TEXT:
+                return False  # it stops every key it gets: this one came before it had the focus
+            return None
+        if self.focus_chain and self._keys_waited < MOUNT_WAITS:
+            self._keys_waited += 1
+            return False  # its widget is about to take the focus
+        return True
 
     async def on_key(self, event: events.Key) -> None:
         app = self.app  # type: ignore[attr-defined]
@@ -115,7 +134,7 @@ class OrderedKeys:
             forward_key(app, event.key, event.character)
             return
         if not self.OWNS_TEXT:
-            if await self._run(self.key_actions(event.key, event.character)):
+            if await self._run_key_actions(self.key_actions(event.key, event.character)):
                 event.stop()
                 event.prevent_default()
             return
@@ -124,25 +143,27 @@ class OrderedKeys:
         if self._held_keys is None:
             self._held_keys = deque()
         self._held_keys.append((event.key, event.character))
-        await self._drain_keys()
+        await self._drain_held_keys()
 
-    async def _drain_keys(self) -> None:
+    async def _drain_held_keys(self) -> None:
         held = self._held_keys
         app = self.app  # type: ignore[attr-defined]
-        while held and not self._holding:
+        while held:
             if not self._key_target():
                 while held:
                     forward_key(app, *held.popleft())
+                return
+            if self._keys_on_hold:
                 return
             key, character = held[0]
             actions = self.key_actions(key, character)
             if self.key_waits(key, character, actions):
                 return
             held.popleft()
-            if not await self._run(actions):
+            if not await self._run_key_actions(actions):
                 self.type_key(key, character)
 
-    async def _run(self, actions: list[tuple[DOMNode, str]]) -> bool:
+    async def _run_key_actions(self, actions: list[tuple[DOMNode, str]]) -> bool:
         app = self.app  # type: ignore[attr-defined]
         for node, action in actions:
             if await app.run_action(action, node):

@@ -18,21 +18,17 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.cells import cell_len
-from rich.style import Style
-from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -42,6 +38,7 @@ from ..store.search import has_session_name
 from .commands import PaletteCommand, ScreenCommands
 from .dialogs import RenameScreen
 from .fields import SearchField
+from .picker_header import PickerFooter, PickerHeader, Scope, SortMode
 from .preview import PreviewPane
 from .session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
 
@@ -50,9 +47,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PickerFooter", "PickerHeader", "PickerScreen"]
 
-Scope = Literal["current", "all"]
-SortMode = Literal["threaded", "recent", "relevance"]
-SORT_LABELS: dict[str, str] = {"threaded": "Threaded", "recent": "Recent", "relevance": "Fuzzy"}
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
 
 
@@ -66,151 +60,6 @@ class ScopeState:
     again: bool = False  # something changed while loading: list once more afterwards
     progress: tuple[int, int] | None = None
     problems: list[Problem] = field(default_factory=list)
-
-
-# -- the header ------------------------------------------------------------------------------------
-
-
-Hint = tuple[str, str]  # (keys, what they do); keys "" for a plain note
-
-
-class PickerHeader(Widget):
-    """pi's three header lines: title with scope, name filter and sort mode on the right; then
-    two lines of key hints, replaced by the delete question or a status message."""
-
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "picker-header--title",
-        "picker-header--muted",
-        "picker-header--accent",
-        "picker-header--key",
-        "picker-header--error",
-    }
-
-    DEFAULT_CSS = """
-    PickerHeader {
-        height: 3;
-        & > .picker-header--title { text-style: bold; }
-        & > .picker-header--muted { color: $text-muted; }
-        & > .picker-header--accent { color: $text-accent; }
-        & > .picker-header--key { color: $text-disabled; }
-        & > .picker-header--error { color: $text-error; }
-    }
-    """
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.scope: Scope = "current"
-        # Not "loading": that is Widget's reactive (it would cover the header with an indicator).
-        self.listing: tuple[int, int] | bool = False  # False, True (no count yet) or (n, total)
-        self.named = False
-        self.sort: SortMode = "threaded"
-        self.hints: list[Hint] = []  # flowed over the two lines, as many as fit
-        self.question: tuple[str, tuple[str, str]] | None = None  # the delete question; the title and file
-        self.status: tuple[str, bool] | None = None  # (message, is error)
-
-    def _style(self, name: str) -> Style:
-        style = self.get_component_rich_style(f"picker-header--{name}")
-        return Style(color=style.color, bold=style.bold)
-
-    def render(self) -> Text:
-        width = self.size.width
-        muted, accent = self._style("muted"), self._style("accent")
-        title = Text("Resume Session (Current Folder)" if self.scope == "current" else "Resume Session (All)",
-                     self._style("title"))
-        name = Text.assemble(("  Name: ", muted), ("Named" if self.named else "All", accent))
-        sort = Text.assemble(("  Sort: ", muted), (SORT_LABELS[self.sort], accent))
-        right = self._scope_text("Current Folder")
-        # Narrow: "Name: All" (the default) goes first, then the scope's long words; the title
-        # and the modes in force stay whole.
-        if title.cell_len + 1 + right.cell_len + name.cell_len + sort.cell_len > width and not self.named:
-            name = Text()
-        if title.cell_len + 1 + right.cell_len + name.cell_len + sort.cell_len > width:
-            right = self._scope_text("Current")
-        right.append_text(name).append_text(sort)
-        right.truncate(width)
-        title.truncate(max(0, width - right.cell_len - 1))
-        first = Text.assemble(title, " " * max(0, width - title.cell_len - right.cell_len), right)
-        if self.question is not None:
-            question, (title, file) = self.question
-            # The file whole, the title cut to what is left: together they say what goes.
-            about = f"{_cut(title, max(width - cell_len(file) - 3, 8))} · {file}"
-            lines = [Text(_cut(question, width), self._style("error")), Text(_cut(about, width), muted)]
-        elif self.status is not None:
-            message, is_error = self.status
-            lines = [Text(_cut(message, width), self._style("error" if is_error else "accent")), Text()]
-        else:
-            lines = self._hint_lines(self.hints, width)
-        return Text("\n").join([first, *lines])
-
-    def _scope_text(self, current: str) -> Text:
-        """pi's scope switch, ``◉ Current Folder | ○ All`` (or the listing's progress)."""
-        muted, accent = self._style("muted"), self._style("accent")
-        if self.listing is not False:
-            count = f"{self.listing[0]}/{self.listing[1]}" if isinstance(self.listing, tuple) else "..."
-            return Text.assemble((f"○ {current} | ", muted), (f"Loading {count}", accent))
-        if self.scope == "current":
-            return Text.assemble((f"◉ {current}", accent), (" | ○ All", muted))
-        return Text.assemble((f"○ {current} | ", muted), ("◉ All", accent))
-
-    def _hint_lines(self, hints: Sequence[Hint], width: int) -> list[Text]:
-        """The hints flowed over two lines, whole: those that do not fit are left out (F1 lists
-        every key)."""
-        key, muted = self._style("key"), self._style("muted")
-        lines = [Text(), Text()]
-        row = 0
-        for keys, what in hints:
-            item = Text.assemble((keys, key), " ", (what, muted)) if keys else Text(what, muted)
-            while row < 2:
-                line = lines[row]
-                gap = 3 if line.cell_len else 0
-                if line.cell_len + gap + item.cell_len <= width:
-                    if gap:
-                        line.append(" · ", muted)
-                    line.append_text(item)
-                    break
-                row += 1
-        return lines
-
-
-class PickerFooter(Widget):
-    """The line under the list: where the cursor is (``(3/42)``) and how many files the
-    listing skipped. Repainted, never laid out again, as the cursor moves."""
-
-    DEFAULT_CSS = """
-    PickerFooter {
-        height: 1;
-        color: $text-muted;
-        & > .picker-footer--warning { color: $text-warning; }
-    }
-    """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"picker-footer--warning"}
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.position = (0, 0)
-        self.skipped = 0
-        self.keys = ""  # the keys that work everywhere, on the right
-
-    def render(self) -> Text:
-        index, total = self.position
-        text = Text(f"  ({index}/{total})")
-        if self.skipped:
-            warning = self.get_component_rich_style("picker-footer--warning")
-            files = "file" if self.skipped == 1 else "files"
-            text.append(f"  ·  {self.skipped} {files} skipped", Style(color=warning.color))
-        width = self.size.width
-        if self.keys and text.cell_len + 2 + cell_len(self.keys) + 1 <= width:
-            text.append(" " * (width - text.cell_len - cell_len(self.keys) - 1))
-            text.append(self.keys)
-        return text
-
-
-def _cut(text: str, width: int) -> str:
-    if cell_len(text) <= width:
-        return text
-    out = Text(text)
-    out.truncate(width, overflow="ellipsis")
-    return out.plain
 
 
 # -- the screen ------------------------------------------------------------------------------------
@@ -556,7 +405,7 @@ class PickerScreen(Screen[None]):
         self._update_body_message()
         self._update_status_line()
         self._shown_generation = self._searching
-        self.search_box.release_keys()
+        self.search_box.flush_keys()
 
     def _open_rows(self) -> set[str]:
         """The listed sessions open in a session view (compared as real paths, as pi does)."""

@@ -122,7 +122,9 @@ class SessionScreen(Screen[None]):
         yield Static(id="session-facts")
         with Horizontal(id="session-panes"):
             with Vertical(id="tree-pane"):
-                yield SessionTree(id="tree")
+                tree = SessionTree(id="tree")
+                tree.hold_after_select = True  # branch_here releases the keys typed after Enter
+                yield tree
                 yield Static(id="tree-status")
             yield ConversationView(id="conversation")
         yield Static(id="session-status")
@@ -236,7 +238,7 @@ class SessionScreen(Screen[None]):
         if gone:
             title.append(gone, style="bold red")
         title.truncate(width, overflow="ellipsis")
-        self.query_one("#session-title", Static).update(title)
+        self.query_one("#session-title", Static).update(title, layout=False)  # always one line
 
     def on_resize(self) -> None:
         if self.is_mounted:
@@ -338,14 +340,14 @@ class SessionScreen(Screen[None]):
         self.branch_here(event.entry_id)
 
     async def _ask(self, dialog: Any) -> Any:
-        """A dialog's answer, from a worker. The keys the tree holds meanwhile (typed after
-        Enter) go to the dialog; those typed between two dialogs wait for the next."""
+        """A dialog's answer, from a worker. The tree holds every key until the worker ends:
+        those it holds when the dialog opens (typed after Enter) go to the dialog, and those
+        that reach it between two dialogs wait for the next one."""
         tree = self.query_one(SessionTree)
-        tree.release_keys()
-        try:
-            return await self.app.push_screen_wait(dialog)
-        finally:
-            tree.hold_keys()
+        tree.hold_keys()
+        answer = self.app.push_screen(dialog, wait_for_dismiss=True)
+        tree.flush_keys()
+        return await answer
 
     @work(exclusive=True, group="session-write", exit_on_error=False)
     async def branch_here(self, entry_id: Any) -> None:

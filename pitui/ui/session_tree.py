@@ -209,6 +209,9 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         self._searching = False  # the first search's decoding runs in a thread
         self._pan = 0  # columns of every row scrolled out to the left (a deep branch)
         self._pending_query = ""  # what was typed meanwhile
+        # Whoever handles Selected answers it (with a dialog, say) and then releases the keys
+        # typed after Enter, which wait for that answer.
+        self.hold_after_select = False
 
     # ------------------------------------------------------------------ the model
 
@@ -221,7 +224,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         """Show another model (another session, or the same one read again)."""
         self._model = model
         self._searching = False
-        self.release_keys()
+        self.flush_keys()
         self._posted_id, self._posted_status = object(), None  # tell the screen afresh
         if self.is_mounted:
             self._rows_changed(center=True)
@@ -512,7 +515,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
                 before = model.cursor
                 model.set_query(self._pending_query)
                 self._cursor_moved(before, center=True)
-            self.release_keys()
+            self.flush_keys()
 
         self.run_worker(work, thread=True, group="tree-search", exclusive=True, exit_on_error=False)
 
@@ -568,16 +571,17 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     def action_select(self) -> None:
         model = self._model
         if model is not None and len(model):
-            # The screen answers with a dialog, or a word in its status line: keys typed after
-            # Enter wait for it (the screen releases them).
-            self.hold_keys()
+            if self.hold_after_select:
+                # The screen answers with a dialog, or a word in its status line: keys typed
+                # after Enter wait for it (the screen releases them).
+                self.hold_keys()
             self.post_message(self.Selected(self, model.selected_id))
 
     def action_clear_query(self) -> None:
         if self._searching:
             self._searching = False
             self._pending_query = ""
-            self.release_keys()
+            self.flush_keys()
             return
         if self._model is None or not self._model.query:
             raise SkipAction()  # no search to clear: Escape belongs to the screen
