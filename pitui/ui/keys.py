@@ -9,7 +9,7 @@ Textual would choose (``Screen.active_bindings``: the user's keymap applied, the
 first, priority bindings over the rest). A key that waits for what it acts on (the rows of a
 search still running) holds every key behind it until it can act.
 
-:func:`keymap_problems` checks a ``[keys]`` table against the binding ids that exist and the
+:func:`check_keymap` checks a ``[keys]`` table against the binding ids that exist and the
 key names Textual knows; :func:`keys_for` gives the keys bound to an id after the keymap.
 """
 
