@@ -461,8 +461,10 @@ class SessionScreen(Screen[None]):
         fork = entry_id is not None
         what = (f"the path from the first entry to {self._describe(plan.end)}" if fork
                 else "the whole active path")
-        folder = shorten_home(os.path.dirname(self.session_path), os.path.expanduser("~"))
-        question = (f"Writes a new session file in {folder}"
+        # The folder on a line of its own, its middle elided to fit the dialog (never wrapped).
+        folder = fit_middle(shorten_home(os.path.dirname(self.session_path), os.path.expanduser("~")),
+                            max(min(self.size.width, 80) - 12, 20))
+        question = (f"Writes a new session file, in the same folder as this one:\n{folder}"
                     f"\nwith {what} ({plan.entries} {'entry' if plan.entries == 1 else 'entries'})."
                     "\nThis session is not changed.")
         if plan.prompt_text:
