@@ -147,3 +147,23 @@ def test_the_demo_folder_goes_when_the_terminal_is_closed(tmp_path: Path) -> Non
         os.close(fd)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGHUP
     assert list(scratch.glob("pitui-demo-*")) == []
+
+
+def test_keys_typed_while_a_session_opens_act_in_turn(terminal: Callable[..., Terminal], demo: Path) -> None:
+    """Enter opens the session; Up Up L, sent with it, and the label typed right after, act on
+    the opened session in turn: the entry two above the leaf gets the label."""
+    from pitui.store.session import Session
+
+    term = terminal("--all")
+    term.wait_for(lambda t: "(1/6)" in t, "the picker")
+    term.keys("Enter", "Up", "Up", "L")
+    term.keys("-l", "mark")
+    term.keys("Enter")
+    term.wait_for(lambda t: "[mark]" in t, "the label on the tree row")
+    labelled = [(path, session) for path in demo.rglob("*.jsonl")
+                if "mark" in (session := Session.load(str(path))).labels.values()]
+    assert len(labelled) == 1
+    _, session = labelled[0]
+    (target,) = [entry for entry, label in session.labels.items() if label == "mark"]
+    path_ids = [entry.id for entry in session.branch()]
+    assert path_ids.index(target) < len(path_ids) - 1  # above the leaf, not the leaf itself

@@ -126,9 +126,10 @@ class OrderedKeys:
         target = self._key_target()
         if target is None:
             return
-        if not target:
+        if not target or _forwarded.get(app):
             # Focus moved (a dialog opened, a screen changed) while this key waited in the
-            # queue: it belongs to whatever has focus once that screen is ready.
+            # queue: it belongs to whatever has focus once that screen is ready. Or keys typed
+            # before it are on their way there: it goes behind them.
             event.stop()
             event.prevent_default()
             forward_key(app, event.key, event.character)

@@ -38,6 +38,7 @@ from ..store.search import has_session_name
 from .commands import PaletteCommand, ScreenCommands
 from .dialogs import RenameScreen
 from .fields import SearchField
+from .fit import fit_middle
 from .picker_header import PickerFooter, PickerHeader, Scope, SortMode
 from .preview import PreviewPane
 from .session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
@@ -493,6 +494,7 @@ class PickerScreen(Screen[None]):
                 text = f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
         else:
             folder = shorten_path(self._folders()[1 if self.scope == "all" else 0], os.path.expanduser("~"))
+            folder = fit_middle(folder, max(self.session_list.size.width - 14, 24))  # one line, whole words
             if self.scope == "all":
                 text = f"  No sessions found\n  Looked in {folder}"
             else:

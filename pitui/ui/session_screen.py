@@ -134,7 +134,10 @@ class SessionScreen(Screen[None]):
         self.query_one("#tree-pane").border_title = "Tree"
         self.query_one("#conversation").border_title = "Conversation"
         self._show_title()
-        self.query_one(SessionTree).loading = True
+        tree = self.query_one(SessionTree)
+        tree.loading = True
+        # Focused at once: keys typed while the session is read wait in the tree for its rows.
+        tree.focus()
         self.load(self.start_entry)
         if self.app.watch_files:
             self.follow()
@@ -166,6 +169,7 @@ class SessionScreen(Screen[None]):
     def _failed(self, error: Exception) -> None:
         tree = self.query_one(SessionTree)
         tree.loading = False
+        tree.flush_keys()  # what was typed while it was read: there are no rows to act on
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         self.query_one("#session-facts", Static).update(Text(safe_line(f"Cannot read this session: {reason}"),
                                                              style="bold red"))

@@ -466,8 +466,12 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         return character is not None and character.isprintable() and character not in _RESERVED
 
     def key_waits(self, key: str, character: str | None, actions: list[tuple[Any, str]]) -> bool:
-        """While the first search of a big session is being prepared, a key that acts on the
-        rows waits for the rows of that search (text and its editing keys go on meanwhile)."""
+        """Keys wait for the rows they act on. Until the session is read, every key waits but
+        the screen's Escape (back: a session opened by mistake need not be read to the end);
+        while the first search of a big session is prepared, a key that acts on the rows waits
+        for the rows of that search (text and its editing keys go on meanwhile)."""
+        if self._model is None and self.loading:
+            return not (actions and actions[0][1] == "back")
         if not self._searching or not actions:
             return False
         node, action = actions[0]
