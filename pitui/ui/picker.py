@@ -39,6 +39,7 @@ from .commands import PaletteCommand, ScreenCommands
 from .dialogs import RenameScreen
 from .fields import SearchField
 from .fit import fit_middle
+from .keys import OrderedKeys
 from .picker_header import PickerFooter, PickerHeader, Scope, SortMode
 from .preview import PreviewPane
 from .session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
@@ -66,7 +67,7 @@ class ScopeState:
 # -- the screen ------------------------------------------------------------------------------------
 
 
-class PickerScreen(Screen[None]):
+class PickerScreen(OrderedKeys, Screen[None]):
     """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
 
     BINDING_GROUP_TITLE = "Session picker"

@@ -46,6 +46,7 @@ from .dialogs import (
     SummaryEditor,
 )
 from .fit import fit_middle
+from .keys import OrderedKeys
 from .preview import format_cost, format_size, format_tokens, shorten_home
 from .session_tree import SessionTree
 
@@ -71,7 +72,7 @@ FILTER_COMMANDS = (
 )
 
 
-class SessionScreen(Screen[None]):
+class SessionScreen(OrderedKeys, Screen[None]):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
     ``entry_id`` is highlighted at start (else the leaf).
