@@ -20,8 +20,9 @@ from pitui.store.catalog import Catalog
 from pitui.store.demo import install_demo
 from pitui.store.paths import default_session_dir
 from pitui.ui.app import PituiApp
+from pitui.ui.dialogs import RenameScreen
 from pitui.ui.help import key_rows
-from pitui.ui.picker import PickerScreen, RenameScreen
+from pitui.ui.picker import PickerScreen
 from pitui.ui.session_list import SessionList
 
 DEMO_NOW = 1774008000000.0  # 2026-03-20T12:00:00Z, a little after the newest demo session

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.widgets import DataTable, Input, OptionList, TextArea
+from textual.widgets import Input, OptionList, TextArea
 
 from .keys import OrderedKeys, declared_bindings
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-__all__ = ["OrderedDataTable", "OrderedInput", "OrderedOptionList", "OrderedTextArea", "SearchField"]
+__all__ = ["OrderedInput", "OrderedOptionList", "OrderedTextArea", "SearchField"]
 
 
 class OrderedInput(OrderedKeys, Input):
@@ -40,10 +40,6 @@ class OrderedTextArea(OrderedKeys, TextArea):
 
 class OrderedOptionList(OrderedKeys, OptionList):
     """A list of choices: keys no binding claims do nothing."""
-
-
-class OrderedDataTable(OrderedKeys, DataTable[object]):
-    """A table to read: keys no binding claims do nothing."""
 
 
 class SearchField(OrderedInput):
