@@ -4,7 +4,7 @@
 //   node bench/pi_bench.mjs open FILE [--no-copy] [--no-emit]
 //       SessionManager.open on a copy of FILE, then getEntries, getTree, buildSessionContext,
 //       getBranch, labels and name, and the oracle's JSON of all that written to /dev/null:
-//       what /work/shared/oracle/pi-oracle.mjs `open` does. --no-copy opens FILE itself (pi
+//       what the pi oracle's (`$PI_ORACLE`) `open` does. --no-copy opens FILE itself (pi
 //       only rewrites files that need migrating; the generated ones do not).
 //   node bench/pi_bench.mjs label FILE [N]
 //       SessionManager.open on a copy of FILE, then N times (default 20): appendLabelChange on
@@ -22,8 +22,8 @@
 // script to the end), "since_launch_s" (from the process's start, node's own start-up
 // included), and counts to check the work was done.
 //
-// The package is found at $PI_PKG, else tests/oracle/node_modules/..., else
-// /work/oracle/node_modules/... (the repository's CI installs it into tests/oracle).
+// The package is found at $PI_PKG, else tests/oracle/node_modules/... (the repository's CI
+// installs it there).
 import { copyFileSync, existsSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,7 +38,6 @@ function packageDir() {
   const candidates = [
     process.env.PI_PKG,
     path.join(here, "..", "tests", "oracle", "node_modules", PKG),
-    path.join("/work/oracle/node_modules", PKG),
   ].filter(Boolean);
   for (const dir of candidates) {
     if (existsSync(path.join(dir, "dist", "core", "session-manager.js"))) return dir;

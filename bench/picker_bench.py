@@ -67,7 +67,6 @@ def pi_package() -> Path:
     candidates = [
         os.environ.get("PI_PKG"),
         REPO / "tests" / "oracle" / "node_modules" / PI_PKG_NAME,
-        Path("/work/oracle/node_modules") / PI_PKG_NAME,
     ]
     for candidate in candidates:
         if candidate and (Path(candidate) / "dist" / "cli.js").is_file():

@@ -4,7 +4,7 @@
 
     python tools/make_demo.py            # (re)write pitui/demo/sessions/...
     python tools/make_demo.py --check    # also load every file with pi's SessionManager
-                                         # (needs PI_PKG, see /work/shared/oracle/README.md)
+                                         # (needs PI_PKG, and PI_ORACLE: pi's oracle script)
 
 The files are laid out as under a pi agent folder (``sessions/<encoded cwd>/<ts>_<id>.jsonl``).
 Two projects, so the all-projects view has something to show:
@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -71,6 +70,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _demo_projects import SHORTLINKS, SHORTLINKS_CWD, WEATHERAPP, WEATHERAPP_CWD
+from _oracle import pi_oracle
 from _sessionkit import (
     Session,
     bash,
@@ -1855,7 +1855,7 @@ def newer_context_roles(s: Session) -> list[str]:
 
 
 def check(sessions: list[tuple[str, Session, dict]], paths: list[Path]) -> bool:
-    oracle = os.environ.get("PI_ORACLE", "/work/shared/oracle/pi-oracle.mjs")
+    oracle = pi_oracle()
     ok = True
     for (key, s, exp), path in zip(sessions, paths, strict=True):
         with tempfile.TemporaryDirectory() as tmp:

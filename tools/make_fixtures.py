@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _oracle import pi_oracle
 from _pijson import dumps, line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1144,7 +1144,7 @@ Notes on reading the table:
 
 
 def oracle_report(path: Path) -> str:
-    oracle = os.environ.get("PI_ORACLE", "/work/shared/oracle/pi-oracle.mjs")
+    oracle = pi_oracle()
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / path.name
         shutil.copy(path, copy)
