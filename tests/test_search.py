@@ -11,7 +11,6 @@ from pitui.store.search import (
     Token,
     filter_and_sort_sessions,
     fuzzy_match,
-    fuzzy_positions,
     has_session_name,
     match_session,
     match_spans,
@@ -139,15 +138,6 @@ def test_fuzzy_match_equals_pi_tui(query, text, matches, score):
     result = fuzzy_match(query, text)
     assert result.matches is matches
     assert result.score == score  # exactly: ties decide the order
-
-
-def test_fuzzy_positions_point_into_the_text():
-    assert fuzzy_positions("nc", "Node cve") == [0, 5]
-    assert fuzzy_positions("b", "a😀b") == [2]
-    assert fuzzy_positions("zz", "abc") is None
-
-
-# -- matching sessions (pi's tests) ----------------------------------------------------------------
 
 
 def test_search_text_is_id_name_messages_cwd_not_path():
@@ -346,14 +336,6 @@ def test_only_a_query_typed_further_starts_from_another():
     assert plan('"web s"', '"web"') is None  # a phrase is not typed further
     assert plan("ΑΣΑ", "ΑΣ") is None  # ς then σ: the lower-cased old one is no prefix
     assert plan("webs", "re:web") is None
-
-
-def test_fuzzy_positions_map_utf16_units_back_to_characters():
-    text = "😀a😀😀bc😀d"
-    positions = fuzzy_positions("abd", text)
-    assert positions is not None
-    assert [text[p] for p in positions] == ["a", "b", "d"]
-    assert fuzzy_positions("😀b", text) == [0, 4]  # both halves of the pair: one character
 
 
 def test_order_matches_sorts_by_score_then_newest_keeping_ties_in_order():

@@ -18,7 +18,6 @@ Query syntax (``parse_search_query``):
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -35,7 +34,6 @@ __all__ = [
     "TokenMatcher",
     "filter_and_sort_sessions",
     "fuzzy_match",
-    "fuzzy_positions",
     "has_session_name",
     "lowered_utf16",
     "match_session",
@@ -343,36 +341,6 @@ def fuzzy_match(query: str, text: str) -> FuzzyResult:
     """pi-tui's ``fuzzyMatch``: lower score is better."""
     ok, score, _, _ = _fuzzy(query, utf16(js_lower(text)))
     return FuzzyResult(ok, score)
-
-
-def fuzzy_positions(query: str, text: str) -> list[int] | None:
-    """Where ``fuzzy_match`` matched each query character (Python indexes into ``text``)."""
-    lowered = _lower_same_length(text)
-    if not _ASTRAL.search(lowered):
-        ok, _, pos, _ = _fuzzy(query, lowered)
-        return pos if ok else None
-    ok, _, pos, _ = _fuzzy(query, utf16(lowered))
-    if not ok or pos is None:
-        return None
-    return sorted(set(_utf16_to_indexes(lowered, pos)))
-
-
-def _lower_same_length(text: str) -> str:
-    lowered = js_lower(text)
-    if len(lowered) == len(text):
-        return lowered
-    return "".join(c if len(low := c.lower()) != 1 else low for c in text)
-
-
-def _utf16_to_indexes(text: str, units: Iterable[int]) -> list[int]:
-    """The Python index in ``text`` of the character holding each UTF-16 index in ``units``
-    (both halves of a surrogate pair map to their character). Only the characters outside the
-    BMP are looked at, so this costs what the matched positions cost, not what the text does."""
-    # The UTF-16 index of the first half of each such character: its Python index plus the
-    # number of such characters before it.
-    starts = [m.start() + n for n, m in enumerate(_ASTRAL.finditer(text))]
-    # A unit is the character at its index less the pairs that start before it.
-    return [u - bisect_left(starts, u) for u in units]
 
 
 # --------------------------------------------------------------------------------------------
