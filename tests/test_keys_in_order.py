@@ -42,10 +42,15 @@ def view_of(pilot: Pilot[Any]) -> SessionScreen:
 # -- the picker ------------------------------------------------------------------------------------
 
 
-async def test_down_enter_in_one_read_opens_the_second_row(tmp_path: Path) -> None:
+def family_picker(tmp_path: Path) -> tuple[Any, dict[str, Path]]:
+    """The picker over a root session, its forks and an unrelated one, and their files."""
     agent, folder = kit_folder(tmp_path)
-    family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    paths = family(folder)
+    return make_app(agent, CWD, tmp_path, now=KIT_NOW), paths
+
+
+async def test_down_enter_in_one_read_opens_the_second_row(tmp_path: Path) -> None:
+    app, _ = family_picker(tmp_path)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         second = listing(app).rows[1].path
@@ -55,9 +60,7 @@ async def test_down_enter_in_one_read_opens_the_second_row(tmp_path: Path) -> No
 
 
 async def test_up_ctrl_d_in_one_read_asks_about_the_row_moved_to(tmp_path: Path) -> None:
-    agent, folder = kit_folder(tmp_path)
-    family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app, _ = family_picker(tmp_path)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await pilot.press("down", "down")
@@ -70,9 +73,7 @@ async def test_up_ctrl_d_in_one_read_asks_about_the_row_moved_to(tmp_path: Path)
 
 
 async def test_text_then_enter_in_one_read_opens_the_best_match(tmp_path: Path) -> None:
-    agent, folder = kit_folder(tmp_path)
-    paths = family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app, paths = family_picker(tmp_path)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         assert listing(app).rows[0].path != str(paths["lone"])
@@ -82,9 +83,7 @@ async def test_text_then_enter_in_one_read_opens_the_best_match(tmp_path: Path) 
 
 
 async def test_text_down_enter_in_one_read_opens_the_second_match(tmp_path: Path) -> None:
-    agent, folder = kit_folder(tmp_path)
-    family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app, _ = family_picker(tmp_path)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await pilot.press(*"parser")
@@ -98,14 +97,13 @@ async def test_text_down_enter_in_one_read_opens_the_second_match(tmp_path: Path
 
 
 async def test_typing_after_a_cancelled_delete_is_text(tmp_path: Path) -> None:
-    agent, folder = kit_folder(tmp_path)
-    paths = family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app, paths = family_picker(tmp_path)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         feed(pilot, "ctrl+d", "x", "escape", *"lone")  # x is refused while the question is open
         await until(pilot, lambda: app.screen.query_one("#picker-query").value == "lone")
-        assert (folder / "lone.jsonl").exists() and sorted(folder.glob("*.jsonl")) == sorted(paths.values())
+        folder = paths["lone"].parent
+        assert paths["lone"].exists() and sorted(folder.glob("*.jsonl")) == sorted(paths.values())
 
 
 async def test_a_new_session_is_on_the_top_row_with_the_cursor(tmp_path: Path) -> None:
