@@ -7,6 +7,7 @@ the catalog (the cached listing of every session) and the clock, so that tests c
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import shutil
@@ -101,18 +102,18 @@ class PituiApp(App[AppResult | None]):
 
     # -- keys ------------------------------------------------------------------------------
 
-    @property
+    @functools.cached_property
     def binding_defaults(self) -> dict[str, Binding]:
         """Every binding id of the app, its screens and widgets, with its default keys."""
         from .conversation import ConversationView
-        from .dialogs import DIALOGS, RenameScreen
+        from .dialogs import DIALOGS
         from .help import HelpScreen
         from .picker import PickerScreen
         from .session_screen import SessionScreen
         from .session_tree import SessionTree
 
-        return binding_defaults([type(self), PickerScreen, RenameScreen, SessionScreen, SessionTree,
-                                 ConversationView, HelpScreen, *DIALOGS])
+        return binding_defaults([type(self), PickerScreen, SessionScreen, SessionTree, ConversationView, HelpScreen,
+                                 *DIALOGS])
 
     def keys_for(self, binding_id: str) -> list[str]:
         """The keys bound to ``binding_id`` now: the user's keymap, else the default."""

@@ -245,22 +245,9 @@ def is_key(spec: str) -> bool:
     return character.isascii() and character.isprintable() and not character.isalnum()
 
 
-@functools.cache
-def _declared(cls: type) -> dict[str, Binding]:
-    found: dict[str, Binding] = {}
-    for klass in reversed(cls.__mro__):
-        for binding in _bindings_of(klass.__dict__.get("BINDINGS", ())):
-            if binding.id:
-                found[binding.id] = binding
-    return found
-
-
 def binding_defaults(classes: Iterable[type[DOMNode]]) -> dict[str, Binding]:
     """Every binding with an id declared by ``classes`` (and the classes they inherit from)."""
-    found: dict[str, Binding] = {}
-    for cls in classes:
-        found.update(_declared(cls))
-    return found
+    return {binding.id: binding for cls in classes for binding in _declared_all(cls) if binding.id}
 
 
 def _bindings_of(declared: Iterable[BindingType]) -> Iterable[Binding]:

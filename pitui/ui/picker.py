@@ -47,7 +47,7 @@ from .session_list import ListRow, SessionList, row_title, shorten_path, threade
 if TYPE_CHECKING:
     from ..store.catalog import Catalog, Problem, SearchHit, SessionInfo
 
-__all__ = ["PickerFooter", "PickerHeader", "PickerScreen"]
+__all__ = ["PickerScreen"]
 
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
 
@@ -73,7 +73,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     BINDING_GROUP_TITLE = "Session picker"
     COMMANDS: ClassVar = {ScreenCommands}
     # The search box has the focus and takes text; these keys are the picker's, also where the
-    # box would have used them (Enter, Ctrl+D): PickerSearch asks the screen first.
+    # box would have used them (Enter, Ctrl+D): a SearchField asks its screen first.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor(-1)", "Previous session", id="picker.up", show=False),
         Binding("down", "cursor(1)", "Next session", id="picker.down", show=False),
@@ -129,7 +129,6 @@ class PickerScreen(OrderedKeys, Screen[None]):
         self._states: dict[Scope, ScopeState] = {"current": ScopeState(), "all": ScopeState()}
         self._canon: dict[str, str] = {}  # path -> real path, made in the listing threads
         self._confirming: str | None = None
-        self._confirming_title = ""
         self._hinted_query = ""
         self._shown_generation = 0  # the search generation whose rows are on screen
         self._search_error: str | None = None
@@ -536,7 +535,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
         if self._confirming is not None:
             name = os.path.basename(self._confirming)
             header.question = (f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel",
-                               (safe_line(self._confirming_title), safe_line(name)))
+                               (safe_line(self._title_of(self._confirming) or ""), safe_line(name)))
         header.refresh()
 
     def say(self, message: str, *, error: bool = False) -> None:
@@ -780,7 +779,6 @@ class PickerScreen(OrderedKeys, Screen[None]):
             self._set_status("Cannot delete the currently active session", error=True, seconds=3)
             return
         self._confirming = row.path
-        self._confirming_title = row_title(row.info)
         self.session_list.set_delete_path(row.path)
         self._update_header()
 
