@@ -228,18 +228,12 @@ class SessionScreen(OrderedKeys, Screen[None]):
         cwd = safe_line(shorten_home(session.cwd, home)) if session is not None and session.cwd else ""
         file = safe_line(os.path.basename(self.session_path))
         gone = "  (file removed)" if self.removed else ""
-        parts = [part for part in (name, cwd, file) if part]
-        if cell_len("  ".join(parts) + gone) > width:
-            parts = [part for part in (name, cwd) if part] or [file]
-        if cwd and cell_len("  ".join(parts) + gone) > width:
-            room = width - cell_len(gone) - (cell_len(name) + 2 if name else 0)
-            parts = [part for part in (name, fit_middle(cwd, max(room, 8))) if part]
-        title = Text()
-        styles = {name: "bold", file: "dim"}
-        for n, part in enumerate(parts):
-            if n:
-                title.append("  ")
-            title.append(part, style=styles.get(part, ""))
+        if cell_len(f"{name}  {cwd}  {file}{gone}") > width:
+            file = "" if name or cwd else file
+        if cwd and cell_len(f"{name}  {cwd}{gone}") > width:
+            cwd = fit_middle(cwd, max(width - cell_len(gone) - (cell_len(name) + 2 if name else 0), 8))
+        title = Text("  ").join(Text(part, style) for part, style in ((name, "bold"), (cwd, ""), (file, "dim"))
+                                if part)
         if gone:
             title.append(gone, style="bold red")
         title.truncate(width, overflow="ellipsis")
