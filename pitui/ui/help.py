@@ -7,6 +7,7 @@ meets them: the screen, its widgets, then the keys that work everywhere.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -95,25 +96,18 @@ class HelpScreen(OrderedKeys, ModalScreen[None]):
                 yield Static(self._table(), id="help-table")
 
     def _table(self) -> Group:
+        """A bold title and a table of keys, action and id for each group of rows."""
         key_width = max((len(row.keys) for row in self._rows), default=4)
         id_width = max((len(row.binding_id) for row in self._rows), default=2)
         parts: list[Any] = []
-        group = None
-        table: Table | None = None
-        for row in self._rows:
-            if row.group != group:
-                group = row.group
-                if table is not None:
-                    parts.append(table)
-                parts.append(Text(group, style="bold"))
-                table = Table(box=None, show_header=False, expand=True, padding=(0, 1, 0, 0))
-                table.add_column("keys", no_wrap=True, min_width=min(key_width, 14), max_width=18)
-                table.add_column("action", ratio=1)
-                table.add_column("id", no_wrap=True, min_width=id_width, style="dim")
-            assert table is not None
-            table.add_row(Text(row.keys), Text(row.description), Text(row.binding_id))
-        if table is not None:
-            parts.append(table)
+        for group, rows in itertools.groupby(self._rows, key=lambda row: row.group):
+            table = Table(box=None, show_header=False, expand=True, padding=(0, 1, 0, 0))
+            table.add_column("keys", no_wrap=True, min_width=min(key_width, 14), max_width=18)
+            table.add_column("action", ratio=1)
+            table.add_column("id", no_wrap=True, min_width=id_width, style="dim")
+            for row in rows:
+                table.add_row(Text(row.keys), Text(row.description), Text(row.binding_id))
+            parts += [Text(group, style="bold"), table]
         return Group(*parts)
 
     def on_mount(self) -> None:
