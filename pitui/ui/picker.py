@@ -33,7 +33,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..safe_text import safe_line
-from ..store.paths import default_session_dir, misplaced_agent_dir, session_dir_for, sessions_root
+from ..store.paths import listed_folder, misplaced_agent_dir, session_dir_for
 from ..store.search import has_session_name
 from .commands import PaletteCommand, ScreenCommands
 from .dialogs import RenameScreen
@@ -204,11 +204,9 @@ class PickerScreen(OrderedKeys, Screen[None]):
         """This folder's session folder, the folder "all" lists, and whether it is a custom
         (flat) one, in which case "all" is that whole folder (as ``pitui ls --all``)."""
         cwd, explicit = self.app.cwd, self.app.session_dir  # type: ignore[attr-defined]
-        folder, custom = session_dir_for(cwd, explicit)
-        if custom:
-            return folder, folder, True
         agent = self.catalog.agent_dir
-        return default_session_dir(cwd, agent), sessions_root(agent), False
+        return (listed_folder(cwd, explicit, agent, False), listed_folder(cwd, explicit, agent, True),
+                session_dir_for(cwd, explicit)[1])
 
     def _request_load(self, scope: Scope) -> None:
         state = self._states[scope]
