@@ -5,6 +5,7 @@ are posted to the app at once, as the terminal driver posts what one read brough
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,49 @@ async def test_enter_down_enter_in_one_read_answers_the_branch_question(tmp_path
         await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
         assert not isinstance(pilot.app.screen, BranchDialog)
     assert path.read_bytes() == before
+
+
+def _slow_reading(monkeypatch: Any) -> threading.Event:
+    """The session view's reading of its file waits until the event returned is set (as a big
+    session keeps it reading)."""
+    import pitui.ui.session_screen as view
+
+    real = view.Session.load
+    done = threading.Event()
+
+    def slow(path: str, *args: Any, **kwargs: Any) -> Session:
+        done.wait(10)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(view.Session, "load", staticmethod(slow))
+    return done
+
+
+async def test_keys_typed_while_the_session_is_read_act_once_it_is(tmp_path: Path, monkeypatch: Any) -> None:
+    path = worked_session(tmp_path / "s.jsonl")
+    async with view_app(path, tmp_path).run_test(size=(120, 36)) as pilot:
+        await opened(pilot)
+        await pilot.press("up", "up")
+        two_up = view_of(pilot).query_one(SessionTree).selected_id
+    read = _slow_reading(monkeypatch)
+    async with view_app(path, tmp_path).run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert view_of(pilot).session is None  # still reading
+        feed(pilot, "up", "up", "L", *"seen", "enter")
+        await pilot.pause(0.2)
+        read.set()
+        await until(pilot, lambda: Session.load(str(path)).labels.get(two_up) == "seen")
+
+
+async def test_escape_while_the_session_is_read_goes_back_at_once(tmp_path: Path, monkeypatch: Any) -> None:
+    from pitui.ui.picker import PickerScreen
+
+    path = worked_session(tmp_path / "s.jsonl")
+    read = _slow_reading(monkeypatch)
+    async with view_app(path, tmp_path).run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = view_of(pilot)
+        feed(pilot, "escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
+        assert screen.session is None  # it did not wait for the file to be read
+        read.set()

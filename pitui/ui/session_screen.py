@@ -135,10 +135,12 @@ class SessionScreen(OrderedKeys, Screen[None]):
         self.query_one("#tree-pane").border_title = "Tree"
         self.query_one("#conversation").border_title = "Conversation"
         self._show_title()
+        # Focused at once (not covered by a loading indicator, which would refuse the focus): keys
+        # typed while the session is read wait in the tree for its rows.
         tree = self.query_one(SessionTree)
-        tree.loading = True
-        # Focused at once: keys typed while the session is read wait in the tree for its rows.
+        tree.waiting_for_rows = True
         tree.focus()
+        self.query_one("#tree-status", Static).update(Text("Reading the session…", style="dim"))
         self.load(self.start_entry)
         if self.app.watch_files:
             self.follow()
@@ -169,8 +171,9 @@ class SessionScreen(OrderedKeys, Screen[None]):
 
     def _failed(self, error: Exception) -> None:
         tree = self.query_one(SessionTree)
-        tree.loading = False
+        tree.waiting_for_rows = False
         tree.flush_keys()  # what was typed while it was read: there are no rows to act on
+        self.query_one("#tree-status", Static).update("")
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         self.query_one("#session-facts", Static).update(Text(safe_line(f"Cannot read this session: {reason}"),
                                                              style="bold red"))
@@ -185,7 +188,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
         self._shown_id = object()
         self._path_shown = False
         tree = self.query_one(SessionTree)
-        tree.loading = False
+        tree.waiting_for_rows = False
         tree.model = model
         tree.focus()
         self._show_title()

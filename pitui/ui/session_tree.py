@@ -212,6 +212,8 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         # Whoever handles Selected answers it (with a dialog, say) and then releases the keys
         # typed after Enter, which wait for that answer.
         self.hold_after_select = False
+        # Set while the screen reads the session: keys wait for the rows (see key_waits).
+        self.waiting_for_rows = False
 
     # ------------------------------------------------------------------ the model
 
@@ -470,8 +472,8 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         the screen's Escape (back: a session opened by mistake need not be read to the end);
         while the first search of a big session is prepared, a key that acts on the rows waits
         for the rows of that search (text and its editing keys go on meanwhile)."""
-        if self._model is None and self.loading:
-            return not (actions and actions[0][1] == "back")
+        if self._model is None and self.waiting_for_rows:
+            return not any(action == "back" for _, action in actions)
         if not self._searching or not actions:
             return False
         node, action = actions[0]
