@@ -12,15 +12,15 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .safe_text import safe
-from .store import paths
-from .store.jsonl import MISSING, dumps
-from .store.timefmt import format_age
+from pitui.safe_text import safe
+from pitui.store import paths
+from pitui.store.jsonl import MISSING, dumps
+from pitui.store.timefmt import format_age
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from .store.session import Session
+    from pitui.store.session import Session
 
 
 class CliError(Exception):
@@ -51,7 +51,7 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
         return ref
     if not ref.strip():
         raise CliError("an empty session name")
-    from .store.catalog import Catalog
+    from pitui.store.catalog import Catalog
 
     catalog = Catalog()
     for sessions in (lambda: catalog.list(cwd, session_dir), catalog.list_all):
@@ -65,7 +65,7 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
 
 
 def _load(path: str) -> Session:
-    from .store.session import NotASessionError, Session
+    from pitui.store.session import NotASessionError, Session
 
     try:
         session = Session.load(path)
@@ -82,8 +82,8 @@ def _load(path: str) -> Session:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from .store.inspect import inspect_file
-    from .store.session import NotASessionError
+    from pitui.store.inspect import inspect_file
+    from pitui.store.session import NotASessionError
 
     path = resolve_session(args.session, args.cwd, args.session_dir)
     if args.json:
@@ -156,7 +156,7 @@ def _listing(catalog: Any, args: argparse.Namespace) -> list[Any]:
 
 
 def _catalog_list(args: argparse.Namespace) -> list[Any]:
-    from .store.catalog import Catalog
+    from pitui.store.catalog import Catalog
 
     catalog = Catalog()
     sessions = _listing(catalog, args)
@@ -182,8 +182,8 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from .store.catalog import Catalog
-    from .store.search import QueryError
+    from pitui.store.catalog import Catalog
+    from pitui.store.search import QueryError
 
     catalog = Catalog()
     scope = _listing(catalog, args)
@@ -208,14 +208,14 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _actions() -> ModuleType:
     """The writing actions, imported only by the commands that write."""
-    from .store import actions
+    from pitui.store import actions
 
     return actions
 
 
 def _write_action(func: Any, *call_args: Any) -> Any:
-    from .store.actions import ActionError
-    from .store.session import NotASessionError
+    from pitui.store.actions import ActionError
+    from pitui.store.session import NotASessionError
 
     try:
         return func(*call_args)
@@ -273,7 +273,7 @@ def cmd_trash(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .store.export import export_html, export_markdown
+    from pitui.store.export import export_html, export_markdown
 
     path = resolve_session(args.session, args.cwd, args.session_dir)
     session = _load(path)
@@ -492,13 +492,13 @@ def build_app_parser(commands: Sequence[str]) -> argparse.ArgumentParser:
 
 def run_app(args: argparse.Namespace) -> int:
     """The full-screen app; afterwards, whatever the user chose to do on leaving it."""
-    from .config import load_config
+    from pitui.config import load_config
 
     config = load_config()
     open_path = resolve_session(args.session, args.cwd, args.session_dir) if args.session else None
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise CliError("the app needs a terminal (for scripts, see pitui --help for the commands)")
-    from .ui.app import PituiApp
+    from pitui.ui.app import PituiApp
 
     app = PituiApp(cwd=args.cwd, session_dir=args.session_dir, scope="all" if args.all else "current",
                    open_path=open_path, print_mode=args.print, config=config)
@@ -533,7 +533,7 @@ def finish_app(result: Any, config: Any) -> int:
 
 
 def _session_cwd(path: str) -> str | None:
-    from .store.session import NotASessionError, Session
+    from pitui.store.session import NotASessionError, Session
 
     try:
         cwd = Session.load(path).cwd
@@ -584,7 +584,7 @@ def _use_demo(args: argparse.Namespace) -> None:
     import atexit
     import shutil
 
-    from .store.demo import install_demo
+    from pitui.store.demo import install_demo
 
     demo = install_demo()
     os.environ[paths.AGENT_DIR_ENV] = demo.agent_dir

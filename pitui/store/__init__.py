@@ -14,9 +14,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .jsonl import MISSING
-    from .manager import EntryNotFoundError, SessionManager
-    from .session import Entry, NotASessionError, Problem, Session, SessionContext, Tree
+    from pitui.store.jsonl import MISSING
+    from pitui.store.manager import EntryNotFoundError, SessionManager
+    from pitui.store.session import Entry, NotASessionError, Problem, Session, SessionContext, Tree
 
 # Imported on first use, so that a command that only lists sessions does not load the model.
 _EXPORTS = {

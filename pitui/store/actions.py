@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .jsonl import MISSING, BadLine, js_trim, parse_line, split_lines
-from .manager import EntryNotFoundError, SessionManager
-from .session import Entry, FileChangedError, Session
-from .trash import move_to_trash
+from pitui.store.jsonl import MISSING, BadLine, js_trim, parse_line, split_lines
+from pitui.store.manager import EntryNotFoundError, SessionManager
+from pitui.store.session import Entry, FileChangedError, Session
+from pitui.store.trash import move_to_trash
 
 BRANCH_CUSTOM_TYPE = "pitui.branch"
 
@@ -86,7 +86,7 @@ def plan_branch(session: Session, entry_ref: str, *, left_behind: bool = True) -
     conversation already is writes nothing. ``left_behind=False`` skips finding the entries a
     summary would be about (a walk as long as the branch left).
     """
-    from .digest import abandoned_entries
+    from pitui.store.digest import abandoned_entries
 
     target = resolve_entry(session, entry_ref)
     prompt = message_text(target) if is_prompt(target) else None
@@ -153,7 +153,7 @@ def branch_in(manager: SessionManager, entry_ref: str, summary: str | None = Non
               details: Any = None) -> BranchResult:
     """:func:`branch` through an open manager. A summary is written only when the move leaves
     entries behind (pi's rule); its ``details`` default to the files they read and changed."""
-    from .digest import file_lists
+    from pitui.store.digest import file_lists
 
     session = manager.session
     wanted = summary is not None and bool(js_trim(summary))

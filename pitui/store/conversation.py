@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .jsonl import MISSING, js_truthy
-from .session import Entry, Session, context_messages
+from pitui.store.jsonl import MISSING, js_truthy
+from pitui.store.session import Entry, Session, context_messages
 
 __all__ = [
     "AssistantMessage",

@@ -8,8 +8,8 @@ from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 
-from ..demo import AGENT_DIR_PLACEHOLDER
-from .jsonl import parse_line
+from pitui.demo import AGENT_DIR_PLACEHOLDER
+from pitui.store.jsonl import parse_line
 
 # Demo files name their parents under this prefix; the copy puts the real folder in its place.
 PLACEHOLDER = AGENT_DIR_PLACEHOLDER.encode()

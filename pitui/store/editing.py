@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from .actions import (
+from pitui.store.actions import (
     ActionError,
     BranchPlan,
     branch_in,
@@ -27,9 +27,9 @@ from .actions import (
     plan_branch,
     resolve_entry,
 )
-from .jsonl import js_trim
-from .manager import SessionManager, clean_name
-from .session import FileChangedError, Session
+from pitui.store.jsonl import js_trim
+from pitui.store.manager import SessionManager, clean_name
+from pitui.store.session import FileChangedError, Session
 
 __all__ = ["Forked", "SessionEditor", "Written"]
 

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..safe_text import safe_line, visible_controls
-from .jsonl import MISSING
-from .jsvalues import iso_ms
-from .session import Session
+from pitui.safe_text import safe_line, visible_controls
+from pitui.store.jsonl import MISSING
+from pitui.store.jsvalues import iso_ms
+from pitui.store.session import Session
 
 
 @dataclass(frozen=True, slots=True)

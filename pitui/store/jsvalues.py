@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any
 
-from .jsonl import MISSING
+from pitui.store.jsonl import MISSING
 
 MAX_TIME = 8.64e15  # the largest time a JavaScript Date can hold, in ms either side of 1970
 
@@ -213,7 +213,7 @@ _RADIX = {"0x": 16, "0o": 8, "0b": 2}
 def js_string_to_number(text: str) -> float:
     """``Number(text)``: JavaScript's whitespace trimmed, decimal, ``0x``/``0o``/``0b``,
     ``Infinity``; anything else (``1_0``, ``inf``, ``nan``, which Python's float takes) is NaN."""
-    from .jsonl import js_trim
+    from pitui.store.jsonl import js_trim
 
     text = js_trim(text)
     if not text:

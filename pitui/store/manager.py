@@ -18,9 +18,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import paths
-from .jsonl import MISSING, dumps, js_trim
-from .session import (
+from pitui.store import paths
+from pitui.store.jsonl import MISSING, dumps, js_trim
+from pitui.store.session import (
     CURRENT_VERSION,
     DiskState,
     Entry,
@@ -31,8 +31,8 @@ from .session import (
     Tree,
     generate_id,
 )
-from .timefmt import now_iso, uuid7
-from .writer import append_lines, create_file, rewrite_file
+from pitui.store.timefmt import now_iso, uuid7
+from pitui.store.writer import append_lines, create_file, rewrite_file
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -140,14 +140,14 @@ class SessionManager:
     @staticmethod
     def list(cwd: str, session_dir: str | None = None, on_progress: ProgressCallback | None = None) -> list[Any]:
         """pi's ``SessionManager.list``: the sessions of one folder, newest first."""
-        from .catalog import Catalog
+        from pitui.store.catalog import Catalog
 
         return Catalog().list(cwd, session_dir, on_progress=on_progress)
 
     @staticmethod
     def list_all(on_progress: ProgressCallback | None = None) -> list[Any]:
         """pi's ``SessionManager.listAll``: every project's sessions, newest first."""
-        from .catalog import Catalog
+        from pitui.store.catalog import Catalog
 
         return Catalog().list_all(on_progress=on_progress)
 
@@ -460,7 +460,7 @@ def clean_name(name: str) -> str:
 
 def _most_recent_session(folder: str) -> str | None:
     """The newest ``*.jsonl`` (by mtime) whose first line is a session header."""
-    from .jsonl import BadLine, parse_line
+    from pitui.store.jsonl import BadLine, parse_line
 
     best: tuple[float, str] | None = None
     try:

@@ -25,9 +25,18 @@ from typing import Any
 
 import orjson
 
-from .jsonl import MISSING, UNPARSED, BadLine, _is_js_blank, _strip_js_whitespace, js_trim, js_truthy, parse_line
-from .jsvalues import js_date_parse, js_date_value, js_string, time_clip
-from .session import NotASessionError, Opaque, Problem, _version_number, as_key
+from pitui.store.jsonl import (
+    MISSING,
+    UNPARSED,
+    BadLine,
+    _is_js_blank,
+    _strip_js_whitespace,
+    js_trim,
+    js_truthy,
+    parse_line,
+)
+from pitui.store.jsvalues import js_date_parse, js_date_value, js_string, time_clip
+from pitui.store.session import NotASessionError, Opaque, Problem, _version_number, as_key
 
 __all__ = [
     "LabelInfo",

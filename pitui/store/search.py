@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from .jsonl import JS_WHITESPACE, MISSING, js_trim
+from pitui.store.jsonl import JS_WHITESPACE, MISSING, js_trim
 
 __all__ = [
     "BOUNDARY_CHARS",
@@ -148,7 +148,7 @@ def _collapse(text: str) -> str:
 def _js_string(value: Any) -> str:
     if isinstance(value, str):
         return value
-    from .jsvalues import js_string
+    from pitui.store.jsvalues import js_string
 
     return js_string(value)
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from .jsonl import (
+from pitui.store.jsonl import (
     JS_WHITESPACE,
     MISSING,
     UNPARSED,
@@ -38,7 +38,7 @@ from .jsonl import (
     parse_line,
     split_lines,
 )
-from .jsvalues import js_date_value, js_string, js_string_to_number
+from pitui.store.jsvalues import js_date_value, js_string, js_string_to_number
 
 CURRENT_VERSION = 3
 

@@ -33,8 +33,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..safe_text import safe_line, safe_lines
-from ..store.conversation import (
+from pitui.safe_text import safe_line, safe_lines
+from pitui.store.conversation import (
     AssistantMessage,
     BashExecution,
     BranchSummary,
@@ -51,8 +51,8 @@ from ..store.conversation import (
     Usage,
     UserMessage,
 )
-from .keys import OrderedKeys
-from .preview import format_size, format_tokens
+from pitui.ui.keys import OrderedKeys
+from pitui.ui.preview import format_size, format_tokens
 
 __all__ = ["ConversationView", "format_usage"]
 

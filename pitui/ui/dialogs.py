@@ -19,10 +19,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..safe_text import safe, safe_line
-from ..store.summarize import SummarizerCancelled, SummarizerError, run_summarizer
-from .fields import OrderedInput, OrderedOptionList, OrderedTextArea
-from .keys import OrderedKeys
+from pitui.safe_text import safe, safe_line
+from pitui.store.summarize import SummarizerCancelled, SummarizerError, run_summarizer
+from pitui.ui.fields import OrderedInput, OrderedOptionList, OrderedTextArea
+from pitui.ui.keys import OrderedKeys
 
 __all__ = [
     "DIALOGS", "BranchDialog", "ConfirmDialog", "LabelDialog", "RenameScreen", "SummarizingDialog", "SummaryEditor",

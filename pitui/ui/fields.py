@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.widgets import Input, OptionList, TextArea
 
-from .keys import OrderedKeys, declared_bindings
+from pitui.ui.keys import OrderedKeys, declared_bindings
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode

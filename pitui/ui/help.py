@@ -21,7 +21,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from .keys import OrderedKeys, binding_defaults, keys_for
+from pitui.ui.keys import OrderedKeys, binding_defaults, keys_for
 
 __all__ = ["HelpScreen", "KeyRow", "key_rows"]
 

@@ -32,20 +32,20 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..safe_text import safe_line
-from ..store.paths import listed_folder, misplaced_agent_dir, session_dir_for
-from ..store.search import has_session_name
-from .commands import PaletteCommand, ScreenCommands
-from .dialogs import RenameScreen
-from .fields import SearchField
-from .fit import fit_middle
-from .keys import OrderedKeys
-from .picker_header import PickerFooter, PickerHeader, Scope, SortMode
-from .preview import PreviewPane
-from .session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
+from pitui.safe_text import safe_line
+from pitui.store.paths import listed_folder, misplaced_agent_dir, session_dir_for
+from pitui.store.search import has_session_name
+from pitui.ui.commands import PaletteCommand, ScreenCommands
+from pitui.ui.dialogs import RenameScreen
+from pitui.ui.fields import SearchField
+from pitui.ui.fit import fit_middle
+from pitui.ui.keys import OrderedKeys
+from pitui.ui.picker_header import PickerFooter, PickerHeader, Scope, SortMode
+from pitui.ui.preview import PreviewPane
+from pitui.ui.session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
 
 if TYPE_CHECKING:
-    from ..store.catalog import Catalog, Problem, SearchHit, SessionInfo
+    from pitui.store.catalog import Catalog, Problem, SearchHit, SessionInfo
 
 __all__ = ["PickerScreen"]
 
@@ -343,7 +343,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @work(group="picker-watch", exclusive=True, exit_on_error=False)
     async def _watch(self) -> None:
-        from ..store.watch import watch_sessions
+        from pitui.store.watch import watch_sessions
 
         current, everything, _ = self._folders()
         try:
@@ -421,8 +421,8 @@ class PickerScreen(OrderedKeys, Screen[None]):
     @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False, description="search")
     def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool,
                 new_query: bool, snippets: int) -> None:
-        from ..store.catalog import SearchCancelled
-        from ..store.search import QueryError
+        from pitui.store.catalog import SearchCancelled
+        from pitui.store.search import QueryError
 
         worker = get_current_worker()
         if worker.is_cancelled:
@@ -595,7 +595,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
     def _preview(self, path: str) -> None:
-        from ..store.preview import PreviewCancelled, PreviewError, session_preview
+        from pitui.store.preview import PreviewCancelled, PreviewError, session_preview
 
         worker = get_current_worker()
         time.sleep(self.PREVIEW_DELAY_S)
@@ -753,7 +753,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @work(thread=True, group="picker-write", exit_on_error=False)
     def _rename(self, path: str, name: str) -> None:
-        from ..store import actions
+        from pitui.store import actions
 
         try:
             actions.rename(path, name)
@@ -790,7 +790,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @work(thread=True, group="picker-write", exit_on_error=False)
     def _trash(self, path: str) -> None:
-        from ..store import actions
+        from pitui.store import actions
 
         try:
             actions.trash(path)

@@ -22,10 +22,10 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..safe_text import safe_line
-from ..store.preview import SessionPreview
-from ..store.timefmt import format_age
-from .fit import fit_middle
+from pitui.safe_text import safe_line
+from pitui.store.preview import SessionPreview
+from pitui.store.timefmt import format_age
+from pitui.ui.fit import fit_middle
 
 __all__ = [
     "FactTable",

@@ -27,10 +27,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..safe_text import safe_line
-from ..store.catalog import SearchHit, SessionInfo
-from ..store.timefmt import format_age
-from .fit import fit_middle
+from pitui.safe_text import safe_line
+from pitui.store.catalog import SearchHit, SessionInfo
+from pitui.store.timefmt import format_age
+from pitui.ui.fit import fit_middle
 
 __all__ = [
     "ListRow",

@@ -25,18 +25,18 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from ..safe_text import safe_line
-from ..store.actions import ActionError
-from ..store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
-from ..store.digest import branch_digest, branch_transcript, file_lists, format_file_operations
-from ..store.editing import SessionEditor, Written
-from ..store.preview import PreviewCancelled, PreviewError, SessionPreview, session_preview
-from ..store.session import Entry, FileChangedError, NotASessionError, Session
-from ..store.summarize import SummarizerError
-from ..store.treeview import TreeModel
-from .commands import PaletteCommand, ScreenCommands
-from .conversation import ConversationView
-from .dialogs import (
+from pitui.safe_text import safe_line
+from pitui.store.actions import ActionError
+from pitui.store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
+from pitui.store.digest import branch_digest, branch_transcript, file_lists, format_file_operations
+from pitui.store.editing import SessionEditor, Written
+from pitui.store.preview import PreviewCancelled, PreviewError, SessionPreview, session_preview
+from pitui.store.session import Entry, FileChangedError, NotASessionError, Session
+from pitui.store.summarize import SummarizerError
+from pitui.store.treeview import TreeModel
+from pitui.ui.commands import PaletteCommand, ScreenCommands
+from pitui.ui.conversation import ConversationView
+from pitui.ui.dialogs import (
     BRANCH_COMMAND,
     BRANCH_WRITE,
     BranchDialog,
@@ -45,10 +45,10 @@ from .dialogs import (
     SummarizingDialog,
     SummaryEditor,
 )
-from .fit import fit_middle
-from .keys import OrderedKeys
-from .preview import format_cost, format_size, format_tokens, shorten_home
-from .session_tree import SessionTree
+from pitui.ui.fit import fit_middle
+from pitui.ui.keys import OrderedKeys
+from pitui.ui.preview import format_cost, format_size, format_tokens, shorten_home
+from pitui.ui.session_tree import SessionTree
 
 __all__ = ["SessionScreen"]
 
@@ -425,7 +425,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
                                          beside=tree.cursor_region()), chosen)
 
     def action_rename(self) -> None:
-        from .dialogs import RenameScreen
+        from pitui.ui.dialogs import RenameScreen
 
         editor = self._editor_for_writing()
         if editor is None:
@@ -508,7 +508,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
             if not sure:
                 self._say("Not moved to the trash")
                 return
-            from ..store.actions import trash
+            from pitui.store.actions import trash
 
             try:
                 trash(self.session_path)
@@ -582,7 +582,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
 
     @work(exclusive=True, group="session-follow", exit_on_error=False)
     async def follow(self) -> None:
-        from ..store.follow import FileEvent, follow_file
+        from pitui.store.follow import FileEvent, follow_file
 
         async for event in follow_file(self.session_path, self._stop_following):
             if event is FileEvent.REMOVED:

@@ -28,8 +28,7 @@ from textual.strip import Strip
 
 from pitui.safe_text import safe_line
 from pitui.store.treeview import RowText, TreeModel
-
-from .keys import OrderedKeys
+from pitui.ui.keys import OrderedKeys
 
 __all__ = ["SessionTree"]
 
