@@ -37,8 +37,8 @@ from generate import SessionBuilder, _corpus  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 
 from pitui.store.conversation import context_items  # noqa: E402
-from pitui.store.session import Session  # noqa: E402
-from pitui.ui.conversation import ConversationView  # noqa: E402
+from pitui.store.reader import Session  # noqa: E402
+from pitui.ui.widgets.conversation.view import ConversationView  # noqa: E402
 
 
 def build_session(messages: int, seed: int = 5000) -> bytes:

@@ -664,8 +664,8 @@ async def _search_keystrokes(keystrokes: int, query: str, size: tuple[int, int],
     from textual import events
 
     from pitui.ui.app import PituiApp
-    from pitui.ui.picker import PickerScreen
-    from pitui.ui.picker_header import PickerHeader
+    from pitui.ui.screens.picker import PickerScreen
+    from pitui.ui.widgets.picker_header import PickerHeader
 
     app = PituiApp(cwd=os.getcwd(), scope="all", watch=False)
     frames: list[tuple[float, object]] = []

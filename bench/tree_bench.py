@@ -1,4 +1,4 @@
-"""The session tree's model (pitui.store.treeview) on big sessions: prints figures, never fails.
+"""The session tree's model (pitui.store.tree.model) on big sessions: prints figures, never fails.
 
 Two data sets: the benchmark's big session (100,000 entries, ~108 MB, from generate.py, with
 branches, labels and compactions) and a chain 50,000 entries deep with no branch at all (made
@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import generate
 
-from pitui.store.session import Entry, Session
-from pitui.store.treeview import FILTERS, TreeModel
+from pitui.store.reader import Entry, Session
+from pitui.store.tree.model import FILTERS, TreeModel
 
 SCREEN = 40
 
@@ -148,7 +148,7 @@ def widget_figures(path: Path, runs: int) -> dict[str, object]:
 
     from textual.app import App, ComposeResult
 
-    from pitui.ui.session_tree import SessionTree
+    from pitui.ui.widgets.session_tree import SessionTree
 
     model = TreeModel(Session.load(str(path)))
 

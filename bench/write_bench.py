@@ -33,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import generate
 
-from pitui.store.editing import SessionEditor
-from pitui.store.session import Session
-from pitui.store.treeview import TreeModel
+from pitui.store.reader import Session
+from pitui.store.tree.model import TreeModel
+from pitui.store.write.editing import SessionEditor
 
 PI_BENCH = Path(__file__).resolve().parent / "pi_bench.mjs"
 

@@ -1,5 +1,5 @@
 import sys
 
-from pitui.cli import main
+from pitui.cli.main import main
 
 sys.exit(main())

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sessionkit import linear
 
-from pitui import cli
+from pitui.cli import main as cli
 from pitui.config import Config, load_config
 from pitui.ui.app import AppResult, PituiApp, styles_dir
 
@@ -96,7 +96,7 @@ def test_styles_are_where_the_app_looks_for_them() -> None:
 
 
 async def test_keymap_from_the_config_rebinds_a_key(tmp_path: Path) -> None:
-    from pitui.store.catalog import Catalog
+    from pitui.store.catalog.catalog import Catalog
 
     path = linear(tmp_path / "s.jsonl", 4)
     agent = tmp_path / "agent"
@@ -105,8 +105,8 @@ async def test_keymap_from_the_config_rebinds_a_key(tmp_path: Path) -> None:
                    catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")),
                    config=Config(keys={"tree.leaf": "f3"}))
     async with app.run_test(size=(100, 30)) as pilot:
-        from pitui.ui.session_screen import SessionScreen
-        from pitui.ui.session_tree import SessionTree
+        from pitui.ui.screens.session import SessionScreen
+        from pitui.ui.widgets.session_tree import SessionTree
 
         for _ in range(200):
             if isinstance(app.screen, SessionScreen) and app.screen.session is not None:
@@ -138,9 +138,9 @@ def test_config_summarizer_theme_and_tree_filter(tmp_path: Path) -> None:
 
 
 async def test_config_theme_and_starting_tree_filter_apply(tmp_path: Path) -> None:
-    from pitui.store.catalog import Catalog
-    from pitui.ui.session_screen import SessionScreen
-    from pitui.ui.session_tree import SessionTree
+    from pitui.store.catalog.catalog import Catalog
+    from pitui.ui.screens.session import SessionScreen
+    from pitui.ui.widgets.session_tree import SessionTree
 
     path = linear(tmp_path / "s.jsonl", 4)
     agent = tmp_path / "agent"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import pitui.store.catalog as catalog_mod
-from pitui.store.catalog import Catalog, ScanState, build_session_info, scan_file
-from pitui.store.jsvalues import iso_ms, js_date_parse, js_number_string
-from pitui.store.search import QueryError
+import pitui.store.catalog.catalog as catalog_mod
+from pitui.store.catalog.catalog import Catalog, ScanState, build_session_info, scan_file
+from pitui.store.js import iso_ms, js_date_parse, js_number_string
+from pitui.store.query import QueryError
 
 T0 = "2025-01-02T03:04:05.678Z"
 T0_MS = 1735787045678.0
@@ -518,7 +518,7 @@ def test_search_matches_pi_rules_and_points_at_the_message(tmp_path, cat):
 
 
 def test_search_scores_equal_the_pure_functions(tmp_path, cat):
-    from pitui.store.search import filter_and_sort_sessions, match_session, parse_search_query
+    from pitui.store.query import filter_and_sort_sessions, match_session, parse_search_query
 
     search_corpus(tmp_path)
     infos = cat.list_all()
@@ -584,7 +584,7 @@ def fresh_search(tmp_path, query, infos, mode):
 
 @pytest.mark.parametrize("mode", ["relevance", "recent"])
 def test_searching_a_key_at_a_time_equals_searching_afresh(tmp_path, cat, mode):
-    from pitui.store.search import filter_and_sort_sessions
+    from pitui.store.query import filter_and_sort_sessions
 
     keystroke_corpus(tmp_path)
     infos = cat.list_all()
@@ -619,7 +619,7 @@ def test_prepare_search_makes_the_first_search_need_no_reading(tmp_path, cat, mo
 
 
 def test_a_cancelled_search_raises_and_leaves_nothing_behind(tmp_path, cat):
-    from pitui.store.catalog import SearchCancelled
+    from pitui.store.catalog.catalog import SearchCancelled
 
     keystroke_corpus(tmp_path, n=300)
     infos = cat.list_all()

@@ -12,7 +12,7 @@ import orjson
 import pytest
 from sessionkit import entry, header, linear, msg, write
 
-from pitui.store.session import Session
+from pitui.store.reader import Session
 
 
 def pitui(*args: str, env: dict[str, str] | None = None, cwd: str | None = None) -> subprocess.CompletedProcess:

@@ -11,7 +11,7 @@ from importlib.metadata import version
 
 import pytest
 
-from pitui import cli
+from pitui.cli import main as cli
 
 COMMANDS = list(cli.build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
 

@@ -20,19 +20,19 @@ import pytest
 from conftest import trash_dir
 from sessionkit import header, linear, lines, msg
 
-from pitui.store.catalog import Catalog
-from pitui.store.session import Session
-from pitui.store.trash import move_to_trash
+from pitui.store.catalog.catalog import Catalog
+from pitui.store.reader import Session
+from pitui.store.write.trash import move_to_trash
 
 TIMEOUT = 120  # a hung child fails the test instead of hanging it
 
-# A pitui process: labels, renames and branches through pitui.store.actions, in a loop. An
+# A pitui process: labels, renames and branches through pitui.store.write.actions, in a loop. An
 # action that finds the file changed under it (pi appended meanwhile) is tried again, as the
 # UI does; it prints the ids of the entries it wrote.
 PITUI_WRITER = textwrap.dedent("""
     import json, random, sys
-    from pitui.store import actions
-    from pitui.store.session import FileChangedError
+    from pitui.store.write import actions
+    from pitui.store.reader import FileChangedError
 
     path, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
@@ -131,7 +131,7 @@ def test_pitui_and_pi_writing_the_same_file_lose_nothing(tmp_path: Path, oracle:
 # ones (pi's exclusive create, header and first entries in one write), and trashes some.
 BUSY = textwrap.dedent("""
     import json, os, random, sys
-    from pitui.store import actions
+    from pitui.store.write import actions
     folder, seed, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     def entry(eid, parent, n):

@@ -38,7 +38,7 @@ from pitui.store.conversation import (
     totals,
 )
 from pitui.store.jsonl import MISSING, js_truthy
-from pitui.store.session import NotASessionError, Opaque, Session
+from pitui.store.reader import NotASessionError, Opaque, Session
 
 if TYPE_CHECKING:
     from conftest import Oracle

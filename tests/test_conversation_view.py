@@ -1,4 +1,4 @@
-"""The conversation pane (pitui.ui.conversation): what the user sees of each kind of message,
+"""The conversation pane (pitui.ui.widgets.conversation.view): what the user sees of each kind of message,
 every key, folding, thinking, compactions opened, following appended messages, and session text
 shown as text. No files: the pane is given items built here."""
 
@@ -27,7 +27,7 @@ from pitui.store.conversation import (
     Usage,
     UserMessage,
 )
-from pitui.ui.conversation import ConversationView
+from pitui.ui.widgets.conversation.view import ConversationView
 
 USAGE = Usage(input=1_200, output=345, cache_read=20_000, cache_write=512, total_tokens=22_057, cost=0.0421)
 OUTPUT = "\n".join(f"output line {n}" for n in range(1, 21))

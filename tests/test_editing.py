@@ -1,4 +1,4 @@
-"""The session view's writes (``pitui.store.editing``) and branch digests (``pitui.store.digest``),
+"""The session view's writes (``pitui.store.write.editing``) and branch digests (``pitui.store.digest``),
 each read back by pi's own SessionManager."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import orjson
 import pytest
 from sessionkit import entry, header, msg, write
 
-from pitui.store.actions import BRANCH_CUSTOM_TYPE, ActionError
 from pitui.store.digest import abandoned_entries, branch_digest, branch_transcript, file_lists
-from pitui.store.editing import SessionEditor
-from pitui.store.session import FileChangedError, Session
+from pitui.store.reader import FileChangedError, Session
+from pitui.store.write.actions import BRANCH_CUSTOM_TYPE, ActionError
+from pitui.store.write.editing import SessionEditor
 
 
 def call(id: str, name: str, **args: Any) -> dict[str, Any]:

@@ -27,11 +27,14 @@ import pytest
 from conftest import trash_dir
 from sessionkit import header, linear, lines, msg, ts, write
 
-from pitui import cli
-from pitui.store import actions, catalog, preview, session, writer
-from pitui.store.catalog import Catalog
-from pitui.store.preview import PreviewError, session_preview
-from pitui.store.session import FileChangedError, Session
+from pitui.cli import main as cli
+from pitui.store import reader as session
+from pitui.store import stats as preview
+from pitui.store.catalog import catalog
+from pitui.store.catalog.catalog import Catalog
+from pitui.store.reader import FileChangedError, Session
+from pitui.store.stats import PreviewError, session_preview
+from pitui.store.write import actions, writer
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 NOT_AS_ROOT = pytest.mark.skipif(IS_ROOT, reason="root ignores file permissions: this test needs an ordinary user")
@@ -522,9 +525,9 @@ def test_a_file_ending_in_64_mb_of_nul_bytes(tmp_path: Path):
 # resident set (peak minus what it held before reading), in bytes.
 MEMORY_PROBE = textwrap.dedent("""
     import os, sys
-    from pitui.store.catalog import Catalog
-    from pitui.store.preview import session_preview
-    from pitui.store.session import Session
+    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.stats import session_preview
+    from pitui.store.reader import Session
 
     def resident(key):
         with open("/proc/self/status") as status:

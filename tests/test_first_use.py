@@ -27,14 +27,14 @@ from test_session_screen import make_app as view_app
 from test_session_screen import opened, static_text, until
 
 from pitui.config import Config
-from pitui.store.editing import SessionEditor
-from pitui.store.search import match_spans, parse_search_query
-from pitui.store.session import Session
-from pitui.ui.dialogs import LabelDialog
-from pitui.ui.help import HelpScreen, key_rows
-from pitui.ui.preview import FactTable, PreviewPane
-from pitui.ui.session_screen import SessionScreen
-from pitui.ui.session_tree import SessionTree
+from pitui.store.query import match_spans, parse_search_query
+from pitui.store.reader import Session
+from pitui.store.write.editing import SessionEditor
+from pitui.ui.screens.dialogs import LabelDialog
+from pitui.ui.screens.help import HelpScreen, key_rows
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.preview_pane import FactTable, PreviewPane
+from pitui.ui.widgets.session_tree import SessionTree
 
 # -- the picker ------------------------------------------------------------------------------------
 

@@ -36,12 +36,12 @@ hypothesis = pytest.importorskip("hypothesis", reason="the property tests need h
 from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pitui.store import actions  # noqa: E402
-from pitui.store.catalog import Catalog  # noqa: E402
-from pitui.store.inspect import inspect_session  # noqa: E402
+from pitui.store.canonical import inspect_session  # noqa: E402
+from pitui.store.catalog.catalog import Catalog  # noqa: E402
 from pitui.store.jsonl import JS_WHITESPACE, MISSING, BadLine, parse_line  # noqa: E402
-from pitui.store.preview import PreviewError, session_preview  # noqa: E402
-from pitui.store.session import NotASessionError, Opaque, Session  # noqa: E402
+from pitui.store.reader import NotASessionError, Opaque, Session  # noqa: E402
+from pitui.store.stats import PreviewError, session_preview  # noqa: E402
+from pitui.store.write import actions  # noqa: E402
 
 ORACLE_EXAMPLES = max(5, settings().max_examples // 16)
 

@@ -16,11 +16,11 @@ from test_session_screen import opened, until
 from textual import events
 from textual.pilot import Pilot
 
-from pitui.store.session import Session
-from pitui.ui.dialogs import BranchDialog, ConfirmDialog, LabelDialog, SummaryEditor
-from pitui.ui.fields import OrderedTextArea
-from pitui.ui.session_screen import SessionScreen
-from pitui.ui.session_tree import SessionTree
+from pitui.store.reader import Session
+from pitui.ui.screens.dialogs import BranchDialog, ConfirmDialog, LabelDialog, SummaryEditor
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.fields import OrderedTextArea
+from pitui.ui.widgets.session_tree import SessionTree
 
 CHARACTERS = {"enter": "\r", "tab": "\t", "escape": "\x1b", "backspace": "\x7f", "space": " "}
 
@@ -218,7 +218,7 @@ async def test_enter_down_enter_in_one_read_answers_the_branch_question(tmp_path
 def _slow_reading(monkeypatch: Any) -> threading.Event:
     """The session view's reading of its file waits until the event returned is set (as a big
     session keeps it reading)."""
-    import pitui.ui.session_screen as view
+    import pitui.ui.screens.session as view
 
     real = view.Session.load
     done = threading.Event()
@@ -248,7 +248,7 @@ async def test_keys_typed_while_the_session_is_read_act_once_it_is(tmp_path: Pat
 
 
 async def test_escape_while_the_session_is_read_goes_back_at_once(tmp_path: Path, monkeypatch: Any) -> None:
-    from pitui.ui.picker import PickerScreen
+    from pitui.ui.screens.picker import PickerScreen
 
     path = worked_session(tmp_path / "s.jsonl")
     read = _slow_reading(monkeypatch)

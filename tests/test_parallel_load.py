@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import pitui.store.session as session_mod
-from pitui.store.session import Session
+import pitui.store.reader as session_mod
+from pitui.store.reader import Session
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the parallel read forks (Linux only)")
 

@@ -16,14 +16,14 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from pitui.config import Config
-from pitui.store.catalog import Catalog
+from pitui.store.catalog.catalog import Catalog
 from pitui.store.demo import install_demo
 from pitui.store.paths import default_session_dir
 from pitui.ui.app import PituiApp
-from pitui.ui.dialogs import RenameScreen
-from pitui.ui.help import key_rows
-from pitui.ui.picker import PickerScreen
-from pitui.ui.session_list import SessionList
+from pitui.ui.screens.dialogs import RenameScreen
+from pitui.ui.screens.help import key_rows
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.widgets.session_list import SessionList
 
 DEMO_NOW = 1774008000000.0  # 2026-03-20T12:00:00Z, a little after the newest demo session
 KIT_NOW = 1735689600000.0 + 3 * 3600 * 1000  # three hours after sessionkit's messages
@@ -125,13 +125,13 @@ def row_lines(app: PituiApp) -> list[str]:
 
 
 def titles(app: PituiApp) -> list[str]:
-    from pitui.ui.session_list import row_title
+    from pitui.ui.widgets.session_list import row_title
 
     return [row_title(row.info) for row in listing(app).rows]
 
 
 def selected_title(app: PituiApp) -> str:
-    from pitui.ui.session_list import row_title
+    from pitui.ui.widgets.session_list import row_title
 
     row = listing(app).selected
     assert row is not None
@@ -651,7 +651,7 @@ async def test_the_session_open_in_a_view_cannot_be_deleted(tmp_path, monkeypatc
 
 
 async def test_a_failed_trash_is_reported_and_the_file_stays(tmp_path, monkeypatch):
-    from pitui.store import trash
+    from pitui.store.write import trash
 
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
@@ -659,7 +659,7 @@ async def test_a_failed_trash_is_reported_and_the_file_stays(tmp_path, monkeypat
     def refuse(path: str) -> None:
         raise trash.TrashError(f"{path}: cannot move it to the trash: read-only file system")
 
-    monkeypatch.setattr("pitui.store.actions.move_to_trash", refuse)
+    monkeypatch.setattr("pitui.store.write.actions.move_to_trash", refuse)
     app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(140, 24)) as pilot:
         await settle(pilot)
@@ -908,7 +908,7 @@ async def test_narrow_terminals_hide_the_preview(tmp_path, width):
 
 
 def test_real_paths_equal_os_realpath(tmp_path):
-    from pitui.ui.picker import _real_path
+    from pitui.ui.screens.picker import _real_path
 
     real = tmp_path / "real" / "sub"
     real.mkdir(parents=True)

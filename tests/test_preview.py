@@ -1,4 +1,4 @@
-"""The picker's session preview (pitui.store.preview): counts checked against pi itself (the
+"""The picker's session preview (pitui.store.stats): counts checked against pi itself (the
 oracle's ``open`` and ``list``) and against a plain json parse written here, bad lines, errors,
 the cache, and files bigger than a read block."""
 
@@ -18,8 +18,9 @@ import pytest
 import sessionkit as kit
 
 import pitui.demo
-from pitui.store.jsvalues import iso_ms
-from pitui.store.preview import (
+from pitui.store.js import iso_ms
+from pitui.store.reader import Session
+from pitui.store.stats import (
     BLOCK,
     PROMPT_CHARS,
     PreviewCancelled,
@@ -28,7 +29,6 @@ from pitui.store.preview import (
     clear_preview_cache,
     session_preview,
 )
-from pitui.store.session import Session
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DEMO = sorted(Path(pitui.demo.__file__).resolve().parent.glob("sessions/*/*.jsonl"))
@@ -416,5 +416,5 @@ def test_cache_is_keyed_by_size_and_mtime(tmp_path):
 
 
 def test_the_store_does_not_import_textual():
-    code = "import sys, pitui.store.preview; sys.exit('textual' in sys.modules)"
+    code = "import sys, pitui.store.stats; sys.exit('textual' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -1,4 +1,4 @@
-"""The preview pane (pitui.ui.preview): what the user reads for a session, untrusted text shown
+"""The preview pane (pitui.ui.widgets.preview_pane): what the user reads for a session, untrusted text shown
 as text, the error, loading and empty states, and the formatting of ages, sizes, tokens and cost.
 No files: the pane is given SessionPreview values built here."""
 
@@ -10,9 +10,9 @@ import time
 import pytest
 from textual.app import App, ComposeResult
 
-from pitui.store.preview import LabelInfo, ModelUse, SessionPreview, Tokens
-from pitui.store.session import Problem
-from pitui.ui.preview import (
+from pitui.store.reader import Problem
+from pitui.store.stats import LabelInfo, ModelUse, SessionPreview, Tokens
+from pitui.ui.widgets.preview_pane import (
     MAX_LABELS,
     PreviewPane,
     format_age,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pitui.store.search import (
+from pitui.store.query import (
     QueryError,
     Token,
     filter_and_sort_sessions,
@@ -238,7 +238,7 @@ def test_phrase_chunks_only_from_phrases():
 
 import random  # noqa: E402
 
-from pitui.store.search import TokenMatcher, lowered_utf16, order_matches  # noqa: E402
+from pitui.store.query import TokenMatcher, lowered_utf16, order_matches  # noqa: E402
 
 _ALPHABET = "abcdeklmnorstw 0123-_./:ΣσςİIı😀é\u00a0\tXYZ"
 

@@ -9,7 +9,7 @@ import pytest
 from sessionkit import entry, header, lines, msg, ts, write
 
 from pitui.store.jsonl import MISSING, BadLine, parse_line, split_lines
-from pitui.store.session import NotASessionError, Session
+from pitui.store.reader import NotASessionError, Session
 
 
 def ids(entries):
@@ -148,7 +148,7 @@ def test_invalid_timestamps_sort_as_v8_does(tmp_path: Path):
     ([3, 2, float("nan"), 1], [3, 1, 0, 2]),
 ])
 def test_v8_sort_with_nan_matches_node(keys, expected):
-    from pitui.store.session import _v8_sort
+    from pitui.store.reader import _v8_sort
 
     assert _v8_sort(list(range(len(keys))), keys) == expected
 
@@ -309,7 +309,7 @@ def test_refresh_reads_what_pi_appended_and_waits_for_a_torn_line(tmp_path: Path
 
 
 def test_refresh_refuses_a_replaced_or_shortened_file(tmp_path: Path):
-    from pitui.store.session import FileChangedError
+    from pitui.store.reader import FileChangedError
 
     path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", n=1))
     session = Session.load(str(path))
@@ -319,7 +319,7 @@ def test_refresh_refuses_a_replaced_or_shortened_file(tmp_path: Path):
 
 
 def test_following_a_file_after_our_own_append_reads_only_pi_lines(tmp_path: Path):
-    from pitui.store.manager import SessionManager
+    from pitui.store.write.manager import SessionManager
 
     path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", "assistant", n=1))
     manager = SessionManager.open(str(path))

@@ -16,15 +16,15 @@ from textual.command import CommandList
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from pitui.store.catalog import Catalog
+from pitui.store.catalog.catalog import Catalog
 from pitui.store.conversation import CompactionSummary, UserMessage
 from pitui.store.demo import install_demo
 from pitui.ui.app import PituiApp
-from pitui.ui.conversation import ConversationView
-from pitui.ui.help import HelpScreen, key_rows
-from pitui.ui.picker import PickerScreen
-from pitui.ui.session_screen import SessionScreen
-from pitui.ui.session_tree import SessionTree
+from pitui.ui.screens.help import HelpScreen, key_rows
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.conversation.view import ConversationView
+from pitui.ui.widgets.session_tree import SessionTree
 
 DEMO_NOW = 1774008000000.0
 SIZE = (120, 36)

@@ -1,4 +1,4 @@
-"""The session tree widget (pitui.ui.session_tree): keys, mouse, messages, what is on screen."""
+"""The session tree widget (pitui.ui.widgets.session_tree): keys, mouse, messages, what is on screen."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
-from pitui.store.session import Entry, Session
-from pitui.store.treeview import FILTERS, TreeModel
-from pitui.ui.session_tree import SessionTree
+from pitui.store.reader import Entry, Session
+from pitui.store.tree.model import FILTERS, TreeModel
+from pitui.ui.widgets.session_tree import SessionTree
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "pitui" / "demo" / "sessions"

@@ -21,7 +21,6 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from pitui.config import Config
-from pitui.store import writer
 from pitui.store.conversation import (
     AssistantMessage,
     BashExecution,
@@ -31,13 +30,21 @@ from pitui.store.conversation import (
     ToolResult,
     UserMessage,
 )
-from pitui.store.session import Session
+from pitui.store.reader import Session
+from pitui.store.write import writer
 from pitui.ui.app import AppResult
-from pitui.ui.conversation import ConversationView
-from pitui.ui.dialogs import BranchDialog, ConfirmDialog, LabelDialog, RenameScreen, SummarizingDialog, SummaryEditor
-from pitui.ui.picker import PickerScreen
-from pitui.ui.session_screen import SessionScreen
-from pitui.ui.session_tree import SessionTree
+from pitui.ui.screens.dialogs import (
+    BranchDialog,
+    ConfirmDialog,
+    LabelDialog,
+    RenameScreen,
+    SummarizingDialog,
+    SummaryEditor,
+)
+from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.conversation.view import ConversationView
+from pitui.ui.widgets.session_tree import SessionTree
 
 ROLES = {UserMessage: "user", AssistantMessage: "assistant", ToolResult: "toolResult",
          BashExecution: "bashExecution", CustomMessage: "custom", BranchSummary: "branchSummary",

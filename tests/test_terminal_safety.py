@@ -19,8 +19,8 @@ from test_session_screen import SIZE, make_app, opened, until
 from textual.pilot import Pilot
 
 from pitui.store.paths import default_session_dir
-from pitui.ui.dialogs import BranchDialog, LabelDialog, SummaryEditor
-from pitui.ui.preview import PreviewPane
+from pitui.ui.screens.dialogs import BranchDialog, LabelDialog, SummaryEditor
+from pitui.ui.widgets.preview_pane import PreviewPane
 
 OSC52 = "\x1b]52;c;cHduZWQ=\x07"
 TITLE = "\x1b]0;pwned\x07"

@@ -152,7 +152,7 @@ def test_the_demo_folder_goes_when_the_terminal_is_closed(tmp_path: Path) -> Non
 def test_keys_typed_while_a_session_opens_act_in_turn(terminal: Callable[..., Terminal], demo: Path) -> None:
     """Enter opens the session; Up Up L, sent with it, and the label typed right after, act on
     the opened session in turn: the entry two above the leaf gets the label."""
-    from pitui.store.session import Session
+    from pitui.store.reader import Session
 
     term = terminal("--all")
     term.wait_for(lambda t: "(1/6)" in t, "the picker")

@@ -1,4 +1,4 @@
-"""The tree model (pitui.store.treeview): pi's /tree navigator, row by row.
+"""The tree model (pitui.store.tree.model): pi's /tree navigator, row by row.
 
 The golden renders are the ones in the reference (pi-ui-behaviour.md §2, pi-session-format.md
 §8), produced by pi's own component; the oracle tests compare with pi itself on the demo
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import pytest
 
-from pitui.store.session import Session
-from pitui.store.treeview import FILTERS, TreeModel
+from pitui.store.reader import Session
+from pitui.store.tree.model import FILTERS, TreeModel
 
 if TYPE_CHECKING:
     from conftest import Oracle

@@ -11,10 +11,10 @@ import pytest
 from conftest import trash_dir
 from sessionkit import entry, header, linear, lines, msg, ts, write
 
-from pitui.store import actions
-from pitui.store.manager import EntryNotFoundError, SessionManager
-from pitui.store.session import Session
-from pitui.store.trash import TrashError, move_to_trash
+from pitui.store.reader import Session
+from pitui.store.write import actions
+from pitui.store.write.manager import EntryNotFoundError, SessionManager
+from pitui.store.write.trash import TrashError, move_to_trash
 
 ID = re.compile(r"^[0-9a-f]{8}$")
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -240,7 +240,7 @@ def test_fork_from_and_continue_recent(tmp_path: Path):
 
 
 def test_open_refuses_a_foreign_file_without_touching_it(tmp_path: Path):
-    from pitui.store.session import NotASessionError
+    from pitui.store.reader import NotASessionError
 
     path = tmp_path / "foreign.jsonl"
     path.write_bytes(b'{"kind":"header","version":4}\n')
@@ -253,7 +253,7 @@ def test_open_refuses_a_foreign_file_without_touching_it(tmp_path: Path):
 
 
 def test_a_write_on_a_stale_read_is_refused(tmp_path: Path):
-    from pitui.store.session import FileChangedError
+    from pitui.store.reader import FileChangedError
 
     path = linear(tmp_path / "s.jsonl")
     manager = SessionManager.open(str(path))

@@ -87,7 +87,7 @@ async def session(pilot: Any) -> None:
 
 async def open_demo_session(pilot: Any) -> None:
     """Open the second demo session and wait for its header's usage figures."""
-    from pitui.ui.session_screen import SessionScreen
+    from pitui.ui.screens.session import SessionScreen
 
     await press(pilot, "down", "enter")
     for _ in range(100):
@@ -117,7 +117,7 @@ async def summary(pilot: Any) -> None:
 async def take(name: str, drive: Drive, out: Path) -> Path:
     from textual.widgets import Input
 
-    from pitui.store.catalog import Catalog
+    from pitui.store.catalog.catalog import Catalog
     from pitui.store.demo import install_demo
     from pitui.ui.app import PituiApp
 

@@ -101,7 +101,7 @@ def check_commands() -> None:
 
 def demo_args() -> Any:
     """The arguments ``pitui --demo`` runs the app with, the demo copied as it does it."""
-    from pitui import cli
+    from pitui.cli import main as cli
 
     captured: list[Any] = []
     real = cli.run_app
@@ -133,8 +133,8 @@ async def wait_for(pilot: Any, condition: Any, what: str, timeout: float = 30.0)
 async def check_app() -> None:
     from pitui.config import load_config
     from pitui.ui.app import STYLE_FILES, PituiApp, styles_dir
-    from pitui.ui.picker import PickerScreen
-    from pitui.ui.session_screen import SessionScreen
+    from pitui.ui.screens.picker import PickerScreen
+    from pitui.ui.screens.session import SessionScreen
 
     args = demo_args()
     # As run_app builds it (no terminal is needed for run_test).

@@ -4,8 +4,8 @@ The main entry points:
 
 - :class:`SessionManager`: pi's SessionManager API (create, open, append, branch, fork, list...).
 - :class:`Session`: one file read once, with its tree, path, labels, name and context.
-- :mod:`pitui.store.actions`: pitui's writes (label, rename, branch, fork, clone, trash).
-- :mod:`pitui.store.catalog`: listing every session, with a cache and full-text search.
+- :mod:`pitui.store.write.actions`: pitui's writes (label, rename, branch, fork, clone, trash).
+- :mod:`pitui.store.catalog.catalog`: listing every session, with a cache and full-text search.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pitui.store.jsonl import MISSING
-    from pitui.store.manager import EntryNotFoundError, SessionManager
-    from pitui.store.session import Entry, NotASessionError, Problem, Session, SessionContext, Tree
+    from pitui.store.reader import Entry, NotASessionError, Problem, Session, SessionContext, Tree
+    from pitui.store.write.manager import EntryNotFoundError, SessionManager
 
 # Imported on first use, so that a command that only lists sessions does not load the model.
 _EXPORTS = {

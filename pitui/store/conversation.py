@@ -1,8 +1,8 @@
 """The conversation on a path: what the model sees from the root to an entry, as plain items.
 
 :func:`context_items` follows pi's context rules through the session's own
-:meth:`~pitui.store.session.Session.context_entries` and
-:func:`~pitui.store.session.context_messages` (reference §4.3, §4.4) and turns each context
+:meth:`~pitui.store.reader.Session.context_entries` and
+:func:`~pitui.store.reader.context_messages` (reference §4.3, §4.4) and turns each context
 message into one item a view can show without reading the file again: decoded text, tool calls
 with their arguments, images as placeholders (their data is dropped), usage and cost.
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.store.jsonl import MISSING, js_truthy
-from pitui.store.session import Entry, Session, context_messages
+from pitui.store.reader import Entry, Session, context_messages
 
 __all__ = [
     "AssistantMessage",

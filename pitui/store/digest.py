@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 
 from pitui.store.jsonl import MISSING
-from pitui.store.session import Entry, Session
+from pitui.store.reader import Entry, Session
 
 __all__ = ["FileLists", "abandoned_entries", "branch_digest", "branch_transcript", "file_lists",
            "format_file_operations"]

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.safe_text import safe_line, visible_controls
+from pitui.store.js import iso_ms
 from pitui.store.jsonl import MISSING
-from pitui.store.jsvalues import iso_ms
-from pitui.store.session import Session
+from pitui.store.reader import Session
 
 
 @dataclass(frozen=True, slots=True)

@@ -247,7 +247,7 @@ _SAFE_INTEGER = 2**53
 
 def _js_number(value: float | int) -> Any:
     """A number spelt as JSON.stringify spells it (``0.000009``, not ``9e-6``; ``1``, not ``1.0``)."""
-    from pitui.store.jsvalues import js_number_string
+    from pitui.store.js import js_number_string
 
     if isinstance(value, float) and not math.isfinite(value):
         return None  # JSON.stringify(NaN) is null

@@ -7,7 +7,7 @@ import os
 import time
 import uuid
 
-from pitui.store.jsvalues import iso_ms
+from pitui.store.js import iso_ms
 
 
 def now_iso() -> str:

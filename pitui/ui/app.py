@@ -1,7 +1,7 @@
 """The pitui app: the session picker, the session view, and what they share.
 
-Screens: :class:`~pitui.ui.picker.PickerScreen` (always at the bottom of the stack) and
-:class:`~pitui.ui.session_screen.SessionScreen` pushed over it for one session. The app owns
+Screens: :class:`~pitui.ui.screens.picker.PickerScreen` (always at the bottom of the stack) and
+:class:`~pitui.ui.screens.session.SessionScreen` pushed over it for one session. The app owns
 the catalog (the cached listing of every session) and the clock, so that tests can fix both.
 """
 
@@ -22,11 +22,11 @@ from textual.binding import Binding, BindingType
 
 from pitui.config import Config
 from pitui.safe_text import safe_line
-from pitui.ui.help import HelpScreen
 from pitui.ui.keys import binding_defaults, check_keymap, keys_for
+from pitui.ui.screens.help import HelpScreen
 
 if TYPE_CHECKING:
-    from pitui.store.catalog import Catalog
+    from pitui.store.catalog.catalog import Catalog
 
 __all__ = ["AppResult", "PituiApp", "styles_dir"]
 
@@ -105,12 +105,12 @@ class PituiApp(App[AppResult | None]):
     @functools.cached_property
     def binding_defaults(self) -> dict[str, Binding]:
         """Every binding id of the app, its screens and widgets, with its default keys."""
-        from pitui.ui.conversation import ConversationView
-        from pitui.ui.dialogs import DIALOGS
-        from pitui.ui.help import HelpScreen
-        from pitui.ui.picker import PickerScreen
-        from pitui.ui.session_screen import SessionScreen
-        from pitui.ui.session_tree import SessionTree
+        from pitui.ui.screens.dialogs import DIALOGS
+        from pitui.ui.screens.help import HelpScreen
+        from pitui.ui.screens.picker import PickerScreen
+        from pitui.ui.screens.session import SessionScreen
+        from pitui.ui.widgets.conversation.view import ConversationView
+        from pitui.ui.widgets.session_tree import SessionTree
 
         return binding_defaults([type(self), PickerScreen, SessionScreen, SessionTree, ConversationView, HelpScreen,
                                  *DIALOGS])
@@ -128,7 +128,7 @@ class PituiApp(App[AppResult | None]):
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
-            from pitui.store.catalog import Catalog
+            from pitui.store.catalog.catalog import Catalog
 
             self._catalog = Catalog(self.agent_dir)
         return self._catalog
@@ -153,7 +153,7 @@ class PituiApp(App[AppResult | None]):
                         markup=False, timeout=8)
         for problem in self.config.problems:
             self.notify(problem, title="Config", severity="warning", markup=False, timeout=8)
-        from pitui.ui.picker import PickerScreen
+        from pitui.ui.screens.picker import PickerScreen
 
         if self.open_path:
             # The picker comes when the user goes back to it: listing sessions now would only
@@ -171,7 +171,7 @@ class PituiApp(App[AppResult | None]):
     def open_session(self, path: str, entry_id: str | None = None, status: str | None = None) -> None:
         """Show one session's tree and conversation (``entry_id`` highlighted, else the leaf;
         ``status`` said in its status line)."""
-        from pitui.ui.session_screen import SessionScreen
+        from pitui.ui.screens.session import SessionScreen
 
         self.push_screen(SessionScreen(path, entry_id=entry_id, status=status))
 
@@ -182,7 +182,7 @@ class PituiApp(App[AppResult | None]):
 
     def leave_session(self) -> None:
         """Back from a session view: to the picker under it, or to a new one (``pitui FILE``)."""
-        from pitui.ui.picker import PickerScreen
+        from pitui.ui.screens.picker import PickerScreen
 
         # Under this view: the picker, or the session it was forked or cloned from.
         if len(self.screen_stack) > 2 or any(isinstance(screen, PickerScreen) for screen in self.screen_stack):
@@ -193,7 +193,7 @@ class PituiApp(App[AppResult | None]):
     def back_to_picker(self, status: str | None = None) -> None:
         """Leave every session view for the picker (after the session was trashed), where
         ``status`` is said."""
-        from pitui.ui.picker import PickerScreen
+        from pitui.ui.screens.picker import PickerScreen
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, PickerScreen):
             self.pop_screen()
@@ -203,7 +203,7 @@ class PituiApp(App[AppResult | None]):
             self.call_after_refresh(self._say_in_picker, status)
 
     def _say_in_picker(self, status: str) -> None:
-        from pitui.ui.picker import PickerScreen
+        from pitui.ui.screens.picker import PickerScreen
 
         if isinstance(self.screen, PickerScreen):
             self.screen.say(status)

@@ -52,7 +52,7 @@ from pitui.store.conversation import (
     UserMessage,
 )
 from pitui.ui.keys import OrderedKeys
-from pitui.ui.preview import format_size, format_tokens
+from pitui.ui.widgets.preview_pane import format_size, format_tokens
 
 __all__ = ["ConversationView", "format_usage"]
 

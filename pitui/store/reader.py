@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from pitui.store.js import js_date_value, js_string, js_string_to_number
 from pitui.store.jsonl import (
     JS_WHITESPACE,
     MISSING,
@@ -38,7 +39,6 @@ from pitui.store.jsonl import (
     parse_line,
     split_lines,
 )
-from pitui.store.jsvalues import js_date_value, js_string, js_string_to_number
 
 CURRENT_VERSION = 3
 

@@ -39,8 +39,8 @@ from typing import Any
 
 import orjson
 
+from pitui.store.js import iso_ms, js_date_parse, js_date_value, js_string, time_clip
 from pitui.store.jsonl import JS_SPACE_LEADS, JS_WHITESPACE, MISSING, UNPARSED, BadLine, js_trim, parse_line
-from pitui.store.jsvalues import iso_ms, js_date_parse, js_date_value, js_string, time_clip
 from pitui.store.paths import agent_dir as default_agent_dir
 from pitui.store.paths import default_session_dir, session_dir_for, sessions_root
 
@@ -1242,7 +1242,7 @@ class Catalog:
 
         Matches, scores and order are pi's (``filterAndSortSessions``): ``mode`` is
         ``"threaded"``/``"relevance"`` (by score) or ``"recent"`` (the scope's order). An empty
-        query returns the scope as it is. Raises :class:`~pitui.store.search.QueryError` for a
+        query returns the scope as it is. Raises :class:`~pitui.store.query.QueryError` for a
         bad ``re:`` pattern. The first ``snippets`` hits (all when None) get their snippet; fill
         in others with :meth:`snippet`. ``cancelled()`` is asked now and then: when it says
         yes, :class:`SearchCancelled` is raised.
@@ -1251,7 +1251,7 @@ class Catalog:
         is answered from the earlier outcomes: only the sessions it matched are looked at, from
         where each token's matching stopped.
         """
-        from pitui.store.search import has_session_name, order_indexes, parse_search_query
+        from pitui.store.query import has_session_name, order_indexes, parse_search_query
 
         parsed = parse_search_query(query)
         if scope is None:
@@ -1280,7 +1280,7 @@ class Catalog:
 
     def snippet(self, hit: SearchHit, query: str) -> SearchHit:
         """Fill in ``hit``'s snippet for ``query`` (for hits past the ``snippets`` limit)."""
-        from pitui.store.search import parse_search_query
+        from pitui.store.query import parse_search_query
 
         parsed = parse_search_query(query)
 
@@ -1317,7 +1317,7 @@ class Catalog:
         self, infos: list[SessionInfo], parsed: Any, cancelled: Callable[[], bool] | None = None
     ) -> tuple[list[SessionInfo], list[float], list[int | None]]:
         """The sessions of ``infos`` that match, in their order, with their scores and sids."""
-        from pitui.store.search import TokenMatcher, match_text, phrase_chunks
+        from pitui.store.query import TokenMatcher, match_text, phrase_chunks
 
         conn = self._conn()
         sids = self._sids(conn, [info.path for info in infos])
@@ -1477,7 +1477,7 @@ class Catalog:
         return candidates
 
     def _snippet(self, hit: SearchHit, sid: int, parsed: Any) -> None:
-        from pitui.store.search import match_spans
+        from pitui.store.query import match_spans
 
         info = hit.info
         search_text, segments = self._snippet_source(sid, info)
@@ -1638,7 +1638,7 @@ def _clean(text: str) -> str:
 
 def _lowered_search_text(info: SessionInfo, text: str) -> str:
     """``lowered_utf16`` of pi's search text for ``info`` with ``text`` as its messages' text."""
-    from pitui.store.search import lowered_utf16
+    from pitui.store.query import lowered_utf16
 
     name = info.name or ""
     return f"{lowered_utf16(info.id_text)} {lowered_utf16(name)} {lowered_utf16(text)} {lowered_utf16(info.cwd)}"

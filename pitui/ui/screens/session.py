@@ -1,7 +1,7 @@
 """The session view: one session's tree beside the conversation up to the highlighted entry.
 
-Data flow: a thread reads the file (:class:`~pitui.store.session.Session`) and lays out the
-tree (:class:`~pitui.store.treeview.TreeModel`); the screen hands both widgets plain data.
+Data flow: a thread reads the file (:class:`~pitui.store.reader.Session`) and lays out the
+tree (:class:`~pitui.store.tree.model.TreeModel`); the screen hands both widgets plain data.
 Moving in the tree shows the path up to the highlighted entry as the model sees it. While pi
 writes the file, the screen reads what was appended and the tree follows the leaf.
 """
@@ -26,17 +26,18 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pitui.safe_text import safe_line
-from pitui.store.actions import ActionError
 from pitui.store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
 from pitui.store.digest import branch_digest, branch_transcript, file_lists, format_file_operations
-from pitui.store.editing import SessionEditor, Written
-from pitui.store.preview import PreviewCancelled, PreviewError, SessionPreview, session_preview
-from pitui.store.session import Entry, FileChangedError, NotASessionError, Session
+from pitui.store.reader import Entry, FileChangedError, NotASessionError, Session
+from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from pitui.store.summarize import SummarizerError
-from pitui.store.treeview import TreeModel
+from pitui.store.tree.model import TreeModel
+from pitui.store.write.actions import ActionError
+from pitui.store.write.editing import SessionEditor, Written
 from pitui.ui.commands import PaletteCommand, ScreenCommands
-from pitui.ui.conversation import ConversationView
-from pitui.ui.dialogs import (
+from pitui.ui.fit import fit_middle
+from pitui.ui.keys import OrderedKeys
+from pitui.ui.screens.dialogs import (
     BRANCH_COMMAND,
     BRANCH_WRITE,
     BranchDialog,
@@ -45,10 +46,9 @@ from pitui.ui.dialogs import (
     SummarizingDialog,
     SummaryEditor,
 )
-from pitui.ui.fit import fit_middle
-from pitui.ui.keys import OrderedKeys
-from pitui.ui.preview import format_cost, format_size, format_tokens, shorten_home
-from pitui.ui.session_tree import SessionTree
+from pitui.ui.widgets.conversation.view import ConversationView
+from pitui.ui.widgets.preview_pane import format_cost, format_size, format_tokens, shorten_home
+from pitui.ui.widgets.session_tree import SessionTree
 
 __all__ = ["SessionScreen"]
 
@@ -425,7 +425,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
                                          beside=tree.cursor_region()), chosen)
 
     def action_rename(self) -> None:
-        from pitui.ui.dialogs import RenameScreen
+        from pitui.ui.screens.dialogs import RenameScreen
 
         editor = self._editor_for_writing()
         if editor is None:
@@ -508,7 +508,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
             if not sure:
                 self._say("Not moved to the trash")
                 return
-            from pitui.store.actions import trash
+            from pitui.store.write.actions import trash
 
             try:
                 trash(self.session_path)

@@ -21,8 +21,8 @@ from textual.widgets.option_list import Option
 
 from pitui.safe_text import safe, safe_line
 from pitui.store.summarize import SummarizerCancelled, SummarizerError, run_summarizer
-from pitui.ui.fields import OrderedInput, OrderedOptionList, OrderedTextArea
 from pitui.ui.keys import OrderedKeys
+from pitui.ui.widgets.fields import OrderedInput, OrderedOptionList, OrderedTextArea
 
 __all__ = [
     "DIALOGS", "BranchDialog", "ConfirmDialog", "LabelDialog", "RenameScreen", "SummarizingDialog", "SummaryEditor",

@@ -1,6 +1,6 @@
 """The picker's preview pane: what one session holds, from a :class:`SessionPreview`.
 
-The pane never reads files: the picker computes the preview (``pitui.store.preview``) in a
+The pane never reads files: the picker computes the preview (``pitui.store.stats``) in a
 worker and hands it over. Every string that comes from a session file goes through
 :func:`safe_line` and into :class:`Content` as plain text, so escape sequences, control
 characters and ``[markup]`` in it are shown as text.
@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.safe_text import safe_line
-from pitui.store.preview import SessionPreview
+from pitui.store.stats import SessionPreview
 from pitui.store.timefmt import format_age
 from pitui.ui.fit import fit_middle
 

@@ -148,7 +148,7 @@ def _collapse(text: str) -> str:
 def _js_string(value: Any) -> str:
     if isinstance(value, str):
         return value
-    from pitui.store.jsvalues import js_string
+    from pitui.store.js import js_string
 
     return js_string(value)
 

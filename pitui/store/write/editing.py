@@ -1,6 +1,6 @@
 """Writing to a session that is open in a view: label, rename, branch, and undo them.
 
-:class:`SessionEditor` writes through the :class:`~pitui.store.session.Session` the view
+:class:`SessionEditor` writes through the :class:`~pitui.store.reader.Session` the view
 already holds, so a write on a 100,000-entry file is one appended line, not a new read of the
 file. Before each write it reads what pi appended meanwhile, so the new entry hangs off the
 leaf pi left; the write itself is refused if the file changed after that read.
@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from pitui.store.actions import (
+from pitui.store.jsonl import js_trim
+from pitui.store.reader import FileChangedError, Session
+from pitui.store.write.actions import (
     ActionError,
     BranchPlan,
     branch_in,
@@ -27,9 +29,7 @@ from pitui.store.actions import (
     plan_branch,
     resolve_entry,
 )
-from pitui.store.jsonl import js_trim
-from pitui.store.manager import SessionManager, clean_name
-from pitui.store.session import FileChangedError, Session
+from pitui.store.write.manager import SessionManager, clean_name
 
 __all__ = ["Forked", "SessionEditor", "Written"]
 
@@ -105,7 +105,7 @@ class SessionEditor:
     def catch_up(self) -> int:
         """Read what was appended since the last read (pi writing); returns the entries read.
 
-        Raises :class:`~pitui.store.session.FileChangedError` when the file was replaced: it must be read again
+        Raises :class:`~pitui.store.reader.FileChangedError` when the file was replaced: it must be read again
         whole before anything is written to it.
         """
         if self.session.migrated:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitui.store.js import js_string
 from pitui.store.jsonl import MISSING, prepare
-from pitui.store.jsvalues import js_string
-from pitui.store.session import Opaque, Session, context_messages
+from pitui.store.reader import Opaque, Session, context_messages
 
 
 def _id(value: Any) -> Any:

@@ -20,7 +20,7 @@ from typing import Any
 
 from pitui.store import paths
 from pitui.store.jsonl import MISSING, dumps, js_trim
-from pitui.store.session import (
+from pitui.store.reader import (
     CURRENT_VERSION,
     DiskState,
     Entry,
@@ -32,7 +32,7 @@ from pitui.store.session import (
     generate_id,
 )
 from pitui.store.timefmt import now_iso, uuid7
-from pitui.store.writer import append_lines, create_file, rewrite_file
+from pitui.store.write.writer import append_lines, create_file, rewrite_file
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -140,14 +140,14 @@ class SessionManager:
     @staticmethod
     def list(cwd: str, session_dir: str | None = None, on_progress: ProgressCallback | None = None) -> list[Any]:
         """pi's ``SessionManager.list``: the sessions of one folder, newest first."""
-        from pitui.store.catalog import Catalog
+        from pitui.store.catalog.catalog import Catalog
 
         return Catalog().list(cwd, session_dir, on_progress=on_progress)
 
     @staticmethod
     def list_all(on_progress: ProgressCallback | None = None) -> list[Any]:
         """pi's ``SessionManager.listAll``: every project's sessions, newest first."""
-        from pitui.store.catalog import Catalog
+        from pitui.store.catalog.catalog import Catalog
 
         return Catalog().list_all(on_progress=on_progress)
 

@@ -34,18 +34,18 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.safe_text import safe_line
 from pitui.store.paths import listed_folder, misplaced_agent_dir, session_dir_for
-from pitui.store.search import has_session_name
+from pitui.store.query import has_session_name
 from pitui.ui.commands import PaletteCommand, ScreenCommands
-from pitui.ui.dialogs import RenameScreen
-from pitui.ui.fields import SearchField
 from pitui.ui.fit import fit_middle
 from pitui.ui.keys import OrderedKeys
-from pitui.ui.picker_header import PickerFooter, PickerHeader, Scope, SortMode
-from pitui.ui.preview import PreviewPane
-from pitui.ui.session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
+from pitui.ui.screens.dialogs import RenameScreen
+from pitui.ui.widgets.fields import SearchField
+from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode
+from pitui.ui.widgets.preview_pane import PreviewPane
+from pitui.ui.widgets.session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
 
 if TYPE_CHECKING:
-    from pitui.store.catalog import Catalog, Problem, SearchHit, SessionInfo
+    from pitui.store.catalog.catalog import Catalog, Problem, SearchHit, SessionInfo
 
 __all__ = ["PickerScreen"]
 
@@ -421,8 +421,8 @@ class PickerScreen(OrderedKeys, Screen[None]):
     @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False, description="search")
     def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool,
                 new_query: bool, snippets: int) -> None:
-        from pitui.store.catalog import SearchCancelled
-        from pitui.store.search import QueryError
+        from pitui.store.catalog.catalog import SearchCancelled
+        from pitui.store.query import QueryError
 
         worker = get_current_worker()
         if worker.is_cancelled:
@@ -595,7 +595,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
     def _preview(self, path: str) -> None:
-        from pitui.store.preview import PreviewCancelled, PreviewError, session_preview
+        from pitui.store.stats import PreviewCancelled, PreviewError, session_preview
 
         worker = get_current_worker()
         time.sleep(self.PREVIEW_DELAY_S)
@@ -753,7 +753,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @work(thread=True, group="picker-write", exit_on_error=False)
     def _rename(self, path: str, name: str) -> None:
-        from pitui.store import actions
+        from pitui.store.write import actions
 
         try:
             actions.rename(path, name)
@@ -790,7 +790,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @work(thread=True, group="picker-write", exit_on_error=False)
     def _trash(self, path: str) -> None:
-        from pitui.store import actions
+        from pitui.store.write import actions
 
         try:
             actions.trash(path)

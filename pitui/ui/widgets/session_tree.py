@@ -1,6 +1,6 @@
 """The session tree: pi's ``/tree`` navigator as a Textual widget.
 
-:class:`SessionTree` draws a :class:`~pitui.store.treeview.TreeModel` with Textual's line API:
+:class:`SessionTree` draws a :class:`~pitui.store.tree.model.TreeModel` with Textual's line API:
 one row per line, never wrapped, made only for the lines on screen and cached; a cursor move
 repaints two lines. It never opens files: it is given the model, and says what the user wants
 with messages (:class:`SessionTree.Highlighted`, :class:`SessionTree.Selected`,
@@ -27,7 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pitui.safe_text import safe_line
-from pitui.store.treeview import RowText, TreeModel
+from pitui.store.tree.model import RowText, TreeModel
 from pitui.ui.keys import OrderedKeys
 
 __all__ = ["SessionTree"]

@@ -20,7 +20,7 @@ from pitui.store.timefmt import format_age
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from pitui.store.session import Session
+    from pitui.store.reader import Session
 
 
 class CliError(Exception):
@@ -51,7 +51,7 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
         return ref
     if not ref.strip():
         raise CliError("an empty session name")
-    from pitui.store.catalog import Catalog
+    from pitui.store.catalog.catalog import Catalog
 
     catalog = Catalog()
     for sessions in (lambda: catalog.list(cwd, session_dir), catalog.list_all):
@@ -65,7 +65,7 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
 
 
 def _load(path: str) -> Session:
-    from pitui.store.session import NotASessionError, Session
+    from pitui.store.reader import NotASessionError, Session
 
     try:
         session = Session.load(path)
@@ -82,8 +82,8 @@ def _load(path: str) -> Session:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from pitui.store.inspect import inspect_file
-    from pitui.store.session import NotASessionError
+    from pitui.store.canonical import inspect_file
+    from pitui.store.reader import NotASessionError
 
     path = resolve_session(args.session, args.cwd, args.session_dir)
     if args.json:
@@ -156,7 +156,7 @@ def _listing(catalog: Any, args: argparse.Namespace) -> list[Any]:
 
 
 def _catalog_list(args: argparse.Namespace) -> list[Any]:
-    from pitui.store.catalog import Catalog
+    from pitui.store.catalog.catalog import Catalog
 
     catalog = Catalog()
     sessions = _listing(catalog, args)
@@ -182,8 +182,8 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from pitui.store.catalog import Catalog
-    from pitui.store.search import QueryError
+    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.query import QueryError
 
     catalog = Catalog()
     scope = _listing(catalog, args)
@@ -208,14 +208,14 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _actions() -> ModuleType:
     """The writing actions, imported only by the commands that write."""
-    from pitui.store import actions
+    from pitui.store.write import actions
 
     return actions
 
 
 def _write_action(func: Any, *call_args: Any) -> Any:
-    from pitui.store.actions import ActionError
-    from pitui.store.session import NotASessionError
+    from pitui.store.reader import NotASessionError
+    from pitui.store.write.actions import ActionError
 
     try:
         return func(*call_args)
@@ -533,7 +533,7 @@ def finish_app(result: Any, config: Any) -> int:
 
 
 def _session_cwd(path: str) -> str | None:
-    from pitui.store.session import NotASessionError, Session
+    from pitui.store.reader import NotASessionError, Session
 
     try:
         cwd = Session.load(path).cwd

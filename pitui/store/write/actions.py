@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pitui.store.jsonl import MISSING, BadLine, js_trim, parse_line, split_lines
-from pitui.store.manager import EntryNotFoundError, SessionManager
-from pitui.store.session import Entry, FileChangedError, Session
-from pitui.store.trash import move_to_trash
+from pitui.store.reader import Entry, FileChangedError, Session
+from pitui.store.write.manager import EntryNotFoundError, SessionManager
+from pitui.store.write.trash import move_to_trash
 
 BRANCH_CUSTOM_TYPE = "pitui.branch"
 

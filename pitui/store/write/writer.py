@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 
-from pitui.store.trash import TrashError, move_to_trash
+from pitui.store.write.trash import TrashError, move_to_trash
 
 
 def _write_all(fd: int, payload: bytes, done: list[int] | None = None) -> None:

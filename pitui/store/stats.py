@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from pitui.store.js import js_date_parse, js_date_value, js_string, time_clip
 from pitui.store.jsonl import (
     MISSING,
     UNPARSED,
@@ -35,8 +36,7 @@ from pitui.store.jsonl import (
     js_truthy,
     parse_line,
 )
-from pitui.store.jsvalues import js_date_parse, js_date_value, js_string, time_clip
-from pitui.store.session import NotASessionError, Opaque, Problem, _version_number, as_key
+from pitui.store.reader import NotASessionError, Opaque, Problem, _version_number, as_key
 
 __all__ = [
     "LabelInfo",
