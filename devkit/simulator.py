@@ -1,4 +1,4 @@
-"""A small simulator of pi sessions, used by make_demo.py to write realistic session files.
+"""A small simulator of pi sessions, used by ``devkit.make_demo`` to write realistic session files.
 
 It keeps a clock, a seeded random source, a virtual project folder and pi's session state (entries,
 leaf, labels, name) and appends entries the way pi's SessionManager does: ``parentId`` is the
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _pijson import line
+from tools._pijson import dumps, line
 
 BASE62 = string.digits + string.ascii_letters
 
@@ -387,8 +387,6 @@ class Session:
                 "id": f"rs_{self.rng.getrandbits(200):050x}",
                 "summary": [{"type": "summary_text", "text": text}],
             }
-            from _pijson import dumps
-
             return {"type": "thinking", "thinking": text, "thinkingSignature": dumps(item)}
         sig = base64.b64encode(self.rng.randbytes(self.rng.randint(180, 420))).decode()
         return {"type": "thinking", "thinking": text, "thinkingSignature": sig}
@@ -418,8 +416,6 @@ class Session:
             self.calls[call.id] = call
             content.append({"type": "toolCall", "id": call.id, "name": call.name, "arguments": call.arguments})
         out = sum(tokens(b.get("text") or b.get("thinking") or "") for b in content)
-        from _pijson import dumps
-
         out += sum(tokens(dumps(c.arguments)) + 12 for c in tools)
         gen = (self.rng.uniform(0.9, 2.8) + (2.5 if thinking else 0)) + out / self.rng.uniform(55, 85)
         if zero_usage:

@@ -1,0 +1,1 @@
+"""Development-only code: not shipped in the wheel."""
