@@ -259,7 +259,9 @@ class Session:
     # ---- ids, clock -------------------------------------------------------------------------
 
     def uuid7(self) -> str:
-        """pi 0.73 session ids are UUIDv7: 48 bits of Unix ms, then random bits."""
+        """pi 0.73 session ids are UUIDv7: 48 bits of Unix ms, then random bits. The bit layout of
+        ``pitui.store.timefmt.uuid7``, which reads the system clock and ``os.urandom``; here the
+        time is the session's clock and the bits come from its seeded random source."""
         value = (ms(self.t) << 80) | (0x7 << 76) | (self.rng.getrandbits(12) << 64)
         value |= (0b10 << 62) | self.rng.getrandbits(62)
         h = f"{value:032x}"

@@ -68,8 +68,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from devkit.make_demo.sessions import cache, docker, fork, ratelimit, slugs, units
-from devkit.make_demo.sessions import rel_path
+from devkit.make_demo.sessions import cache, docker, fork, ratelimit, rel_path, slugs, units
 from devkit.simulator import Session
 from tools._oracle import pi_oracle
 

@@ -12,7 +12,6 @@ from pitui.store.paths import encode_cwd
 PROJECTS = Path(__file__).resolve().parents[1] / "projects"
 WEATHERAPP_CWD = "/home/user/projects/weatherapp"
 SHORTLINKS_CWD = "/home/user/projects/shortlinks"
-AGENT_PLACEHOLDER = "/DEMO_AGENT_DIR"  # a fork's parentSession: the agent folder is not known here
 
 
 def data(folder: str, name: str) -> str:

@@ -34,7 +34,8 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
         tools=[
             bash(
                 "docker compose build",
-                "Cannot connect to the Docker daemon at unix:///run/user/1000/docker.sock. Is the docker daemon running?",
+                "Cannot connect to the Docker daemon at unix:///run/user/1000/docker.sock. "
+                "Is the docker daemon running?",
                 exit_code=1,
                 duration=0.3,
             )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from devkit.make_demo.sessions import AGENT_PLACEHOLDER, data, rel_path
+from devkit.make_demo.sessions import data, rel_path
 from devkit.simulator import Session, bash, edit, fork, pytest_quiet, read, write
+from pitui.demo import AGENT_DIR_PLACEHOLDER
 
 
 def build(parent: Session) -> tuple[Session, dict]:
@@ -13,7 +14,7 @@ def build(parent: Session) -> tuple[Session, dict]:
         prompt["parentId"],
         seed=103,
         start="2026-03-16T09:31:52.640Z",
-        parent_session=f"{AGENT_PLACEHOLDER}/{rel_path(parent)}",
+        parent_session=f"{AGENT_DIR_PLACEHOLDER}/{rel_path(parent)}",
     )
     s.model_change("openai", "gpt-5.1-codex")
     s.thinking_level("medium")
@@ -147,7 +148,8 @@ def build(parent: Session) -> tuple[Session, dict]:
                 "git add -A && git commit -q -m 'cli: add \"cache clear\" and --no-cache' "
                 "-m 'cache.clear() removes every cached response; --no-cache skips cache reads for one call.' "
                 "&& git log --oneline -2",
-                'b81e07d cli: add "cache clear" and --no-cache\n4f2c9a1 cache: store fetched_at as an ISO-8601 UTC timestamp',
+                'b81e07d cli: add "cache clear" and --no-cache\n'
+                "4f2c9a1 cache: store fetched_at as an ISO-8601 UTC timestamp",
                 duration=0.3,
             )
         ],

@@ -53,8 +53,10 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
             edit(
                 "README.md",
                 (
-                    "`DATABASE` (path of the SQLite file) and `RATE_LIMIT` (e.g. `30/minute`), see `shortlinks/config.py`.\n",
-                    "`DATABASE` (path of the SQLite file) and `RATE_LIMIT` (e.g. `30/minute`), see `shortlinks/config.py`.\n"
+                    "`DATABASE` (path of the SQLite file) and `RATE_LIMIT` (e.g. `30/minute`), "
+                    "see `shortlinks/config.py`.\n",
+                    "`DATABASE` (path of the SQLite file) and `RATE_LIMIT` (e.g. `30/minute`), "
+                    "see `shortlinks/config.py`.\n"
                     "How the rate limit works, and its limits: [docs/rate-limiting.md](docs/rate-limiting.md).\n",
                 ),
             )

@@ -63,7 +63,8 @@ def build() -> tuple[Session, dict]:
                 "uv run pytest -q && uv run flask --app shortlinks.app run --port 5055 >/dev/null 2>&1 & sleep 1; "
                 "curl -s -o /dev/null -D - -X POST localhost:5055/api/links -H 'content-type: application/json' "
                 '-d \'{"url":"https://example.org/tokyo","slug":"東京-guide-2"}\' | head -n 1; '
-                "curl -s -o /dev/null -w '%{http_code} %{redirect_url}\\n' localhost:5055/%E6%9D%B1%E4%BA%AC-guide-2; kill %1",
+                "curl -s -o /dev/null -w '%{http_code} %{redirect_url}\\n' "
+                "localhost:5055/%E6%9D%B1%E4%BA%AC-guide-2; kill %1",
                 pytest_quiet("." * 8, "8 passed in 0.22s") + "\nHTTP/1.1 201 CREATED\n302 https://example.org/tokyo",
                 duration=3.1,
             )
@@ -102,7 +103,9 @@ def build() -> tuple[Session, dict]:
                 ("import secrets\nimport string\n", "import re\nimport secrets\nimport string\n"),
                 (
                     "ALPHABET = string.ascii_lowercase + string.digits\n",
-                    'ALPHABET = string.ascii_lowercase + string.digits\nSLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")\nRULES = "3-32 characters: a-z, 0-9 and single dashes between them"\n',
+                    "ALPHABET = string.ascii_lowercase + string.digits\n"
+                    'SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")\n'
+                    'RULES = "3-32 characters: a-z, 0-9 and single dashes between them"\n',
                 ),
                 (
                     '    return 3 <= len(slug) <= 32 and all(c.isalnum() or c == "-" for c in slug)\n',
@@ -161,7 +164,10 @@ def build() -> tuple[Session, dict]:
                 "shortlinks/slugs.py",
                 (
                     "def is_valid(slug: str) -> bool:",
-                    'def normalize(slug: str) -> str:\n    """Slugs are case-insensitive: store and look them up lowercased."""\n    return slug.strip().lower()\n\n\ndef is_valid(slug: str) -> bool:',
+                    "def normalize(slug: str) -> str:\n"
+                    '    """Slugs are case-insensitive: store and look them up lowercased."""\n'
+                    "    return slug.strip().lower()\n\n\n"
+                    "def is_valid(slug: str) -> bool:",
                 ),
             ),
             edit(
@@ -172,18 +178,22 @@ def build() -> tuple[Session, dict]:
                 ),
                 (
                     "    def follow(slug: str):\n        link = db.get_link(slug)\n",
-                    "    def follow(slug: str):\n        slug = slugs.normalize(slug)\n        link = db.get_link(slug)\n",
+                    "    def follow(slug: str):\n"
+                    "        slug = slugs.normalize(slug)\n"
+                    "        link = db.get_link(slug)\n",
                 ),
                 (
                     "        return jsonify(slug=slug, hits=db.hit_count(slug))\n",
-                    "        slug = slugs.normalize(slug)\n        return jsonify(slug=slug, hits=db.hit_count(slug))\n",
+                    "        slug = slugs.normalize(slug)\n"
+                    "        return jsonify(slug=slug, hits=db.hit_count(slug))\n",
                 ),
             ),
             edit(
                 "tests/test_api.py",
                 (
                     '    assert resp.headers["Location"] == "/Summer-Sale"\n',
-                    '    assert resp.headers["Location"] == "/summer-sale"\n    assert client.get("/SUMMER-sale").status_code == 302\n',
+                    '    assert resp.headers["Location"] == "/summer-sale"\n'
+                    '    assert client.get("/SUMMER-sale").status_code == 302\n',
                 ),
             ),
         ],
@@ -240,7 +250,9 @@ def build() -> tuple[Session, dict]:
         tools=[
             bash(
                 "uv run python scripts/check_slugs.py ~/srv/shortlinks/shortlinks.sqlite3",
-                "Summer-Sale\thttps://shop.example.org/sale\nkonferenz-München\thttps://example.org/konferenz\n\n2 unreachable link(s)",
+                "Summer-Sale\thttps://shop.example.org/sale\n"
+                "konferenz-München\thttps://example.org/konferenz\n\n"
+                "2 unreachable link(s)",
                 exit_code=1,
                 duration=0.5,
             )

@@ -8,7 +8,9 @@ from devkit.simulator import Session, bash, edit, grep, pytest_quiet, read, tiny
 
 def build(files: dict[str, str]) -> tuple[Session, dict]:
     """``files``: the project as the fork left it (both commits made)."""
-    s = scripted_session(102, WEATHERAPP_CWD, "2026-03-17T13:58:02.114Z", "anthropic/claude-sonnet-4-5", "medium", files)
+    s = scripted_session(
+        102, WEATHERAPP_CWD, "2026-03-17T13:58:02.114Z", "anthropic/claude-sonnet-4-5", "medium", files
+    )
     s.user(
         "I want a `--units imperial` option for `now` and `forecast` (°F and mph). Default stays "
         "metric. Open-Meteo can convert server-side, see the temperature_unit and wind_speed_unit "
@@ -40,7 +42,8 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
                 ("def current(city: str) -> dict:\n", 'def current(city: str, units: str = "metric") -> dict:\n'),
                 ('    key = f"now:{lat:.2f},{lon:.2f}"\n', '    key = f"now:{lat:.2f},{lon:.2f}:{units}"\n'),
                 (
-                    '            params={"latitude": lat, "longitude": lon, "current": "temperature_2m,wind_speed_10m,weather_code"},\n',
+                    '            params={"latitude": lat, "longitude": lon, '
+                    '"current": "temperature_2m,wind_speed_10m,weather_code"},\n',
                     "            params={\n"
                     '                "latitude": lat,\n'
                     '                "longitude": lon,\n'
@@ -94,7 +97,8 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
                 ),
                 (
                     "            print(format.forecast_table(api.forecast(args.city, days=args.days)))\n",
-                    "            print(format.forecast_table(api.forecast(args.city, days=args.days, units=args.units)))\n",
+                    "            print(format.forecast_table("
+                    "api.forecast(args.city, days=args.days, units=args.units)))\n",
                 ),
             )
         ],
@@ -269,7 +273,8 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
     s.step(
         tools=[
             bash(
-                "FORCE_TTY=1 script -qc 'uv run weather forecast \"Rio de Janeiro\" --days 2 --units imperial' /dev/null | cat -v",
+                "FORCE_TTY=1 script -qc 'uv run weather forecast \"Rio de Janeiro\" --days 2 --units imperial' "
+                "/dev/null | cat -v",
                 "Rio de Janeiro\r\ndate        min  max  conditions\r\n"
                 "2026-03-17  ^[[31m73°^[[0m  ^[[31m86°^[[0m  partly cloudy\r\n"
                 "2026-03-18  ^[[31m72°^[[0m  ^[[31m84°^[[0m  light rain\r",
@@ -299,14 +304,17 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
                 ),
                 (
                     '        rows.append((day, _color(f"{lo:.0f}°", lo), _color(f"{hi:.0f}°", hi), describe(code)))',
-                    '        rows.append((day, _color(f"{lo:.0f}°", lo, units), _color(f"{hi:.0f}°", hi, units), describe(code)))',
+                    '        rows.append((day, _color(f"{lo:.0f}°", lo, units), '
+                    '_color(f"{hi:.0f}°", hi, units), describe(code)))',
                 ),
             ),
             edit(
                 "src/weatherapp/cli.py",
                 (
-                    "            print(format.forecast_table(api.forecast(args.city, days=args.days, units=args.units)))\n",
-                    "            print(format.forecast_table(api.forecast(args.city, days=args.days, units=args.units), args.units))\n",
+                    "            print(format.forecast_table("
+                    "api.forecast(args.city, days=args.days, units=args.units)))\n",
+                    "            print(format.forecast_table("
+                    "api.forecast(args.city, days=args.days, units=args.units), args.units))\n",
                 ),
             ),
         ],
@@ -409,7 +417,8 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
     s.step(
         tools=[
             bash(
-                "git add -A && git commit -q -m 'Add --units imperial, validate --days, fix table alignment with colours' && git log --oneline -1",
+                "git add -A && git commit -q "
+                "-m 'Add --units imperial, validate --days, fix table alignment with colours' && git log --oneline -1",
                 "9ac41e2 Add --units imperial, validate --days, fix table alignment with colours",
                 duration=0.3,
             )
