@@ -4,8 +4,10 @@
     PI_ORACLE=tests/oracle/pi_session.mjs python -m devkit.make_demo --check
                                           # also load every file with pi's SessionManager
 
-Each session is a module of ``devkit.make_demo.sessions``; the projects' files, the files the
-sessions write and the tools' longer outputs are files under ``devkit/make_demo/projects/``.
+Each session is a module of ``devkit.make_demo.sessions``. Under ``devkit/make_demo/projects/``,
+``weatherapp/`` and ``shortlinks/`` are the two projects as their first sessions find them, and
+``<session>/`` holds what that session writes, its longer edit texts and its tools' longer outputs,
+read byte for byte.
 
 The files are laid out as under a pi agent folder (``sessions/<encoded cwd>/<ts>_<id>.jsonl``).
 Two projects, so the all-projects view has something to show:
