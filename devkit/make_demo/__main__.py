@@ -209,7 +209,7 @@ def check(sessions: list[tuple[str, Session, dict]], paths: list[Path]) -> bool:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m devkit.make_demo", description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="load every file with pi's SessionManager")
     args = ap.parse_args()
     sessions = build()
