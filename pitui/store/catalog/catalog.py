@@ -1317,7 +1317,8 @@ class Catalog:
         self, infos: list[SessionInfo], parsed: Any, cancelled: Callable[[], bool] | None = None
     ) -> tuple[list[SessionInfo], list[float], list[int | None]]:
         """The sessions of ``infos`` that match, in their order, with their scores and sids."""
-        from pitui.store.query import TokenMatcher, match_text, phrase_chunks
+        from pitui.store.fuzzy import TokenMatcher
+        from pitui.store.query import match_text, phrase_chunks
 
         conn = self._conn()
         sids = self._sids(conn, [info.path for info in infos])
@@ -1638,7 +1639,7 @@ def _clean(text: str) -> str:
 
 def _lowered_search_text(info: SessionInfo, text: str) -> str:
     """``lowered_utf16`` of pi's search text for ``info`` with ``text`` as its messages' text."""
-    from pitui.store.query import lowered_utf16
+    from pitui.store.fuzzy import lowered_utf16
 
     name = info.name or ""
     return f"{lowered_utf16(info.id_text)} {lowered_utf16(name)} {lowered_utf16(text)} {lowered_utf16(info.cwd)}"
