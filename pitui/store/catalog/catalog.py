@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from pitui.store.catalog import index
-from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, unpack_rows
+from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, repack_rows
 from pitui.store.catalog.db import ROW_COLS, CatalogDB, cache_dir_default, info_from_row, rows_for, rows_of
 from pitui.store.catalog.index import index_add, index_remove
 from pitui.store.catalog.model import (
@@ -388,10 +388,7 @@ class Catalog:
         old_text = None
         if row is not None:
             if keep_below:
-                kept = [r for r in unpack_rows(*row) if r.offset < keep_below]
-                if kept:
-                    new_rows = unpack_rows(*packed) if packed is not None else []
-                    packed = pack_rows(kept + new_rows)
+                packed = repack_rows(row, keep_below, packed)
             if indexed:
                 old_text = from_utf8(row[1])
         if indexed and old_text is not None:

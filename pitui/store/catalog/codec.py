@@ -20,6 +20,7 @@ __all__ = [
     "json_or_null",
     "load_blob",
     "pack_rows",
+    "repack_rows",
     "to_utf8",
     "unpack_rows",
 ]
@@ -85,10 +86,26 @@ def pack_rows(rows: Sequence[tuple[int, str | None, bool, str]]) -> tuple[bytes,
 
 def unpack_rows(meta_blob: bytes, text_blob: bytes) -> list[Row]:
     """The rows :func:`pack_rows` stored."""
+    return list(map(Row._make, _plain_rows(meta_blob, text_blob)))
+
+
+def repack_rows(
+    old: tuple[bytes, bytes], keep_below: int, new: tuple[bytes, bytes] | None
+) -> tuple[bytes, bytes] | None:
+    """The stored rows ``old`` of the lines before byte ``keep_below``, then those of ``new``:
+    ``pack_rows(kept + new rows)`` (just ``new`` when none is kept). The rows stay plain tuples:
+    making Rows made storing a grown session of 40,000 messages 20% slower."""
+    kept = [row for row in _plain_rows(*old) if row[0] < keep_below]
+    if not kept:
+        return new
+    return pack_rows(kept + (_plain_rows(*new) if new is not None else []))
+
+
+def _plain_rows(meta_blob: bytes, text_blob: bytes) -> list[tuple[int, str | None, bool, str]]:
     text = from_utf8(text_blob)
-    out: list[Row] = []
+    out: list[tuple[int, str | None, bool, str]] = []
     pos = 0
     for off, eid, role, n in load_blob(meta_blob):
-        out.append(Row(off, eid, role, text[pos : pos + n]))
+        out.append((off, eid, role, text[pos : pos + n]))
         pos += n + 1
     return out

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pitui.store.catalog.codec import db_text, from_json, from_utf8, unpack_rows
+from pitui.store.catalog.codec import db_text, from_json, from_utf8, load_blob, unpack_rows
 from pitui.store.catalog.model import Row, SessionInfo
 from pitui.store.jsonl import MISSING
 
@@ -26,6 +26,7 @@ __all__ = [
     "info_from_row",
     "rows_for",
     "rows_of",
+    "stored_text",
     "texts",
 ]
 
@@ -256,6 +257,13 @@ def rows_of(conn: sqlite3.Connection, sid: int) -> list[Row]:
     """A session's stored text rows."""
     row = conn.execute("SELECT meta, text FROM texts WHERE sid = ?", (sid,)).fetchone()
     return [] if row is None else unpack_rows(*row)
+
+
+def stored_text(conn: sqlite3.Connection, sid: int) -> tuple[list[Any], str]:
+    """A session's stored rows without making them: the ``(offset, entry id, assistant,
+    length)`` of each and ``allMessagesText``, the texts joined by spaces."""
+    row = conn.execute("SELECT meta, text FROM texts WHERE sid = ?", (sid,)).fetchone()
+    return ([], "") if row is None else (load_blob(row[0]), from_utf8(row[1]))
 
 
 def texts(conn: sqlite3.Connection, sids: set[int]) -> dict[int, str]:

@@ -89,7 +89,7 @@ class ScanState:
         self.cwd = ""  # header.cwd when it is a string
         self.parent_session: Any = MISSING  # header.parentSession
         self.created: float | None = None  # new Date(header.timestamp).getTime()
-        self.header_time: float | None = None  # the header's timestamp string as a time
+        self.header_time: float | None = None  # Date.parse(header.timestamp): modified's fallback
         self.message_count = 0  # message entries
         self.first_message = ""  # the text of the first user message with text
         self.name: str | None = None  # the latest session_info name

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from pitui.store.catalog.db import rows_of, texts
+from pitui.store.catalog.db import stored_text, texts
 from pitui.store.catalog.index import prefilter
 from pitui.store.catalog.model import SearchCancelled, SearchHit, Segment, SessionInfo
 from pitui.store.fuzzy import TokenMatcher, lowered_utf16
@@ -66,7 +67,7 @@ class CatalogSearch:
         # The outcomes of the last few token queries, for the next keystroke to start from: per
         # path, the outcome (None: no match) and the lower-cased text it was found on.
         self._outcomes: OrderedDict[Any, tuple[dict[str, Any], dict[str, str]]] = OrderedDict()
-        self._snippet_sources: OrderedDict[int, tuple[Any, str, list[Segment]]] = OrderedDict()
+        self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
 
     def clear(self) -> None:
         """Forget everything (the cache was thrown away)."""
@@ -212,14 +213,13 @@ class CatalogSearch:
     def snippet(self, conn: sqlite3.Connection, hit: SearchHit, sid: int, parsed: ParsedQuery) -> None:
         """Fill in ``hit``'s snippet, spans and where it matched."""
         info = hit.info
-        search_text, segments = self._snippet_source(conn, sid, info)
+        source = self._snippet_source(conn, sid, info)
+        search_text = source.text
         spans = match_spans(search_text, parsed)
         if not spans:
             return
         anchor = spans[0][0]
-        seg = next((s for s in segments if s.start <= anchor < s.end), None)
-        if seg is None:
-            seg = next((s for s in segments if s.start <= anchor <= s.end), segments[0])
+        seg = source.segment_at(anchor)
         start = max(seg.start, anchor - SNIPPET_BEFORE)
         end = min(seg.end, max(start + SNIPPET_WIDTH, spans[0][1]))
         snippet = _clean(search_text[start:end])
@@ -237,37 +237,68 @@ class CatalogSearch:
         hit.entry_id = seg.entry_id
         hit.role = seg.role
 
-    def _snippet_source(self, conn: sqlite3.Connection, sid: int, info: SessionInfo) -> tuple[str, list[Segment]]:
-        """A session's search text and where each part of it starts and ends. The last few are
-        kept: the next keystroke's snippets are mostly of the same sessions."""
+    def _snippet_source(self, conn: sqlite3.Connection, sid: int, info: SessionInfo) -> _SnippetSource:
+        """A session's search text and where each part of it is. The last few are kept: the
+        next keystroke's snippets are mostly of the same sessions."""
         key = (info.size, info.mtime_ns, info.id, info.name, info.cwd)
         kept = self._snippet_sources.get(sid)
         if kept is not None and kept[0] == key:
             self._snippet_sources.move_to_end(sid)
-            return kept[1], kept[2]
-        rows = rows_of(conn, sid)
-        id_text = info.id_text
-        name = info.name or ""
-        segments: list[Segment] = []
-        pos = 0
-        segments.append(Segment(pos, pos + len(id_text), "id", None, None))
-        pos += len(id_text) + 1
-        segments.append(Segment(pos, pos + len(name), "name", None, None))
-        pos += len(name) + 1
-        message_texts = []
-        for i, (_, eid, assistant, text) in enumerate(rows):
-            if i:
-                pos += 1
-            segments.append(Segment(pos, pos + len(text), "message", eid, "assistant" if assistant else "user"))
-            message_texts.append(text)
-            pos += len(text)
-        pos += 1
-        segments.append(Segment(pos, pos + len(info.cwd), "cwd", None, None))
-        search_text = f"{id_text} {name} {' '.join(message_texts)} {info.cwd}"
-        self._snippet_sources[sid] = (key, search_text, segments)
+            return kept[1]
+        source = _SnippetSource(info, *stored_text(conn, sid))
+        self._snippet_sources[sid] = (key, source)
         while len(self._snippet_sources) > SNIPPET_SOURCES:
             self._snippet_sources.popitem(last=False)
-        return search_text, segments
+        return source
+
+
+class _SnippetSource:
+    """pi's search text of a session (``id name allMessagesText cwd``) and where each of its
+    parts starts and ends: the id, the name, each message, the cwd, one space apart.
+
+    The parts are kept as two lists of offsets, and a :class:`Segment` is made only for the one
+    a snippet is in: a session has as many parts as messages, and making a record for each made
+    the first keystroke's snippets cost twice as much.
+    """
+
+    __slots__ = ("cwd", "ends", "id_text", "meta", "name", "starts", "text")
+
+    def __init__(self, info: SessionInfo, meta: list[Any], messages_text: str) -> None:
+        self.id_text = id_text = info.id_text
+        self.name = name = info.name or ""
+        self.cwd = info.cwd
+        self.meta = meta  # per message: (offset, entry id, assistant, length), as pack_rows stores it
+        starts = [0, len(id_text) + 1]
+        ends = [len(id_text), len(id_text) + 1 + len(name)]
+        pos = ends[1] + 1
+        for i, row in enumerate(meta):
+            if i:
+                pos += 1
+            starts.append(pos)
+            pos += row[3]
+            ends.append(pos)
+        pos += 1
+        starts.append(pos)
+        ends.append(pos + len(info.cwd))
+        self.starts = starts
+        self.ends = ends
+        self.text = f"{id_text} {name} {messages_text} {info.cwd}"
+
+    def segment_at(self, anchor: int) -> Segment:
+        """The part that holds ``anchor`` (or ends at it), else the id. (The parts are in order
+        and do not overlap: only the last one starting at or before ``anchor`` can hold it.)"""
+        k = bisect_right(self.starts, anchor) - 1
+        if k < 0 or anchor > self.ends[k]:
+            k = 0
+        start, end = self.starts[k], self.ends[k]
+        if k == 0:
+            return Segment(start, end, "id", None, None)
+        if k == 1:
+            return Segment(start, end, "name", None, None)
+        if k == len(self.starts) - 1:
+            return Segment(start, end, "cwd", None, None)
+        _, eid, assistant, _ = self.meta[k - 2]
+        return Segment(start, end, "message", eid, "assistant" if assistant else "user")
 
 
 def _clean(text: str) -> str:
