@@ -54,6 +54,10 @@ __all__ = [
 ScanRow = tuple[int, str | None, bool, str]
 
 CHUNK = 32 << 20  # bytes read at a time
+# Read this much past the size fstat gave: a file being written may have grown meanwhile.
+READ_PAST_SIZE = 64 << 10
+# The bytes at each end of the part already scanned that tell a grown file from a new one.
+CHECK_BYTES = 4096
 
 
 class ScanState:
@@ -261,7 +265,7 @@ def _blocks(fd: int, start: int, size: int) -> Iterator[tuple[int, bytes, int]]:
     pending_len = 0
     while True:
         at = pos + pending_len
-        chunk = os.pread(fd, min(CHUNK, max(size - at, 0) + 65536), at)
+        chunk = os.pread(fd, min(CHUNK, max(size - at, 0) + READ_PAST_SIZE), at)
         if not chunk:
             break
         cut = chunk.rfind(b"\n") + 1
@@ -303,9 +307,9 @@ class ScanResult:
 
 
 def check_digest(fd: int, offset: int) -> bytes:
-    """A digest of the first and last 4 KiB before ``offset``."""
-    head = os.pread(fd, min(offset, 4096), 0)
-    tail_start = max(4096, offset - 4096)
+    """A digest of the first and last ``CHECK_BYTES`` before ``offset``."""
+    head = os.pread(fd, min(offset, CHECK_BYTES), 0)
+    tail_start = max(CHECK_BYTES, offset - CHECK_BYTES)
     tail = os.pread(fd, offset - tail_start, tail_start) if offset > tail_start else b""
     return hashlib.blake2b(head + b"|" + tail, digest_size=12).digest()
 
