@@ -105,15 +105,18 @@ class Catalog:
         project, so, as newer pi does, only those whose header ``cwd`` resolves to ``cwd`` are
         kept. The folder is never created.
         """
+        folder, shared = self._folder_for(cwd, session_dir)
+        infos = self.list_dir(folder, on_progress)
+        return _of_project(infos, cwd) if shared else infos
+
+    def _folder_for(self, cwd: str, session_dir: str | None) -> tuple[str, bool]:
+        """The folder :meth:`list` reads for ``cwd``, and whether it is a custom folder other
+        than the default one (which may hold sessions of other projects)."""
         folder, custom = session_dir_for(cwd, session_dir)
         default = default_session_dir(cwd, self.agent_dir)
         if not custom:
-            folder = default
-        infos = self.list_dir(folder, on_progress)
-        if custom and os.path.normpath(os.path.abspath(folder)) != os.path.normpath(default):
-            target = _resolve(cwd)
-            infos = [info for info in infos if info.cwd and _resolve(info.cwd) == target]
-        return infos
+            return default, False
+        return folder, os.path.normpath(os.path.abspath(folder)) != os.path.normpath(default)
 
     def list_dir(self, folder: str, on_progress: ProgressFn | None = None) -> list[SessionInfo]:
         """Every session in one folder (pi 0.73.1's ``list(cwd, dir)``), ``modified`` first."""
@@ -148,15 +151,9 @@ class Catalog:
         """The rows :meth:`list` gave last time, from the cache alone: no folder or file is
         looked at, so this is instant whatever the number of sessions. Files changed, added or
         removed since are not seen; :meth:`list` is the truth. For showing a list at once."""
-        folder, custom = session_dir_for(cwd, session_dir)
-        default = default_session_dir(cwd, self.agent_dir)
-        if not custom:
-            folder = default
+        folder, shared = self._folder_for(cwd, session_dir)
         infos = self._cached_under(folder, depth=1)
-        if custom and os.path.normpath(os.path.abspath(folder)) != os.path.normpath(default):
-            target = _resolve(cwd)
-            infos = [info for info in infos if info.cwd and _resolve(info.cwd) == target]
-        return infos
+        return _of_project(infos, cwd) if shared else infos
 
     def cached_dir(self, folder: str) -> list[SessionInfo]:
         """:meth:`list_dir` as last cached (see :meth:`cached_list`)."""
@@ -280,17 +277,17 @@ class Catalog:
                 if row is not None:
                     old_sids[path] = (row[0], 0, row[18])
 
-        done: list[tuple[str, tuple[str, Any]]] = []
+        unstored: list[tuple[str, Outcome]] = []  # scan outcomes not written to the cache yet
         for path, outcome in self._run_jobs(jobs, job_bytes):
             loaded += 1
             if on_progress:
                 on_progress(loaded, total)
-            done.append((path, outcome))
-            if len(done) >= STORE_BATCH:
-                self._store(conn, done, old_sids, results, problems)
-                done = []
-        if done:
-            self._store(conn, done, old_sids, results, problems)
+            unstored.append((path, outcome))
+            if len(unstored) >= STORE_BATCH:
+                self._store(conn, unstored, old_sids, results, problems)
+                unstored = []
+        if unstored:
+            self._store(conn, unstored, old_sids, results, problems)
 
         infos = [info for path in paths if (info := results.get(path)) is not None]
         self.problems.extend(ListingProblem(path, why) for path, why in problems.items())
@@ -320,7 +317,7 @@ class Catalog:
     def _store(
         self,
         conn: sqlite3.Connection,
-        done: list[tuple[str, tuple[str, Any]]],
+        outcomes: list[tuple[str, Outcome]],
         old_sids: dict[str, tuple[int, int, int]],
         results: dict[str, SessionInfo | None],
         problems: dict[str, str],
@@ -328,7 +325,7 @@ class Catalog:
         """Write one batch of scan results in one transaction."""
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for path, (kind, value) in done:
+            for path, (kind, value) in outcomes:
                 if kind != "ok":
                     problems[path] = value
                     if path in old_sids:
@@ -549,6 +546,12 @@ def _at_depth(path: str, prefix: str, depth: int) -> bool:
     """Whether ``path`` is a .jsonl file ``depth`` levels below the folder ``prefix`` names."""
     rest = path[len(prefix) :]
     return rest.endswith(".jsonl") and rest.count(os.sep) == depth - 1
+
+
+def _of_project(infos: list[SessionInfo], cwd: str) -> list[SessionInfo]:
+    """The sessions whose header ``cwd`` resolves to ``cwd``."""
+    target = _resolve(cwd)
+    return [info for info in infos if info.cwd and _resolve(info.cwd) == target]
 
 
 def _is_regular(mode: int) -> bool:
