@@ -96,7 +96,7 @@ def test_styles_are_where_the_app_looks_for_them() -> None:
 
 
 async def test_keymap_from_the_config_rebinds_a_key(tmp_path: Path) -> None:
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
 
     path = linear(tmp_path / "s.jsonl", 4)
     agent = tmp_path / "agent"
@@ -138,7 +138,7 @@ def test_config_summarizer_theme_and_tree_filter(tmp_path: Path) -> None:
 
 
 async def test_config_theme_and_starting_tree_filter_apply(tmp_path: Path) -> None:
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
     from pitui.ui.screens.session import SessionScreen
     from pitui.ui.widgets.session_tree import SessionTree
 

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 import pitui.store.catalog.catalog as catalog_mod
-from pitui.store.catalog.catalog import Catalog, ScanState, build_session_info, scan_file
+import pitui.store.catalog.search as search_mod
+import pitui.store.catalog.workers as workers_mod
+from pitui.store.catalog import Catalog, ScanState, build_session_info, scan_file
 from pitui.store.js import iso_ms, js_date_parse, js_number_string
 from pitui.store.query import QueryError
 
@@ -258,13 +260,13 @@ def test_vanished_and_unreadable_files_are_problems_not_crashes(tmp_path, cat):
 def test_file_vanishing_between_stat_and_read(tmp_path, cat, monkeypatch):
     folder = tmp_path / "s"
     p = write(folder / "a.jsonl", header("a"))
-    real = catalog_mod.scan_file
+    real = workers_mod.scan_file
 
     def vanish(path, *args, **kwargs):
         os.remove(path)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(catalog_mod, "scan_file", vanish)
+    monkeypatch.setattr(workers_mod, "scan_file", vanish)
     assert cat.list_dir(str(folder)) == []
     assert cat.problems[0].path == str(p)
 
@@ -276,7 +278,7 @@ def forbid_reads(monkeypatch):
     def no(*args, **kwargs):
         raise AssertionError("a cached file was read")
 
-    monkeypatch.setattr(catalog_mod, "_scan_job", no)
+    monkeypatch.setattr(catalog_mod, "scan_job", no)
 
 
 def test_unchanged_files_come_from_the_cache_without_reading(tmp_path, monkeypatch):
@@ -309,13 +311,13 @@ def test_grown_file_is_read_from_where_the_last_scan_stopped(tmp_path, cat, monk
         f.write(line(msg("a1", "assistant", "answer", ts=2000)))
         f.write(line({"type": "session_info", "id": "i", "parentId": None, "timestamp": T0, "name": "N"}))
     starts = []
-    real = catalog_mod.scan_file
+    real = workers_mod.scan_file
 
     def spy(path, state=None, *args, **kwargs):
         starts.append(state.offset if state else 0)
         return real(path, state, *args, **kwargs)
 
-    monkeypatch.setattr(catalog_mod, "scan_file", spy)
+    monkeypatch.setattr(workers_mod, "scan_file", spy)
     got = cat.list_dir(str(folder))
     assert cat.stats["resumed"] == 1
     assert 0 < starts[0] < size_before  # from the start of the last line, not from 0
@@ -436,7 +438,7 @@ def test_cache_corrupted_while_open_is_rebuilt(tmp_path):
     write(folder / "a.jsonl", header("a"))
     c = Catalog(cache_dir=str(tmp_path / "cache"))
     c.list_dir(str(folder))
-    c._conn().execute("DROP TABLE texts")  # any damage that makes a query fail
+    c._db.conn().execute("DROP TABLE texts")  # any damage that makes a query fail
     write(folder / "b.jsonl", header("b"))
     assert sorted(i.id for i in c.list_dir(str(folder))) == ["a", "b"]
 
@@ -613,13 +615,13 @@ def test_prepare_search_makes_the_first_search_need_no_reading(tmp_path, cat, mo
     keystroke_corpus(tmp_path, n=12)
     infos = cat.list_all()
     assert cat.prepare_search(infos)
-    monkeypatch.setattr(cat, "_texts", lambda *a: pytest.fail("read a text again"))
+    monkeypatch.setattr(search_mod, "texts", lambda *a: pytest.fail("read a text again"))
     assert cat.search("websocket", infos, snippets=0)
     assert not cat.prepare_search(infos, cancelled=lambda: True)
 
 
 def test_a_cancelled_search_raises_and_leaves_nothing_behind(tmp_path, cat):
-    from pitui.store.catalog.catalog import SearchCancelled
+    from pitui.store.catalog import SearchCancelled
 
     keystroke_corpus(tmp_path, n=300)
     infos = cat.list_all()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sessionkit import header, msg, write
 
-from pitui.store.catalog.catalog import Catalog
+from pitui.store.catalog import Catalog
 from pitui.store.paths import default_session_dir, sessions_root
 
 CWD = "/home/me/proj"
@@ -118,7 +118,7 @@ def test_worker_processes_start_under_a_full_screen_apps_stderr(tmp_path, monkey
     import sys
     import threading
 
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
 
     class CapturedStderr(io.StringIO):
         def fileno(self) -> int:

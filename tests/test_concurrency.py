@@ -20,7 +20,7 @@ import pytest
 from conftest import trash_dir
 from sessionkit import header, linear, lines, msg
 
-from pitui.store.catalog.catalog import Catalog
+from pitui.store.catalog import Catalog
 from pitui.store.reader import Session
 from pitui.store.write.trash import move_to_trash
 

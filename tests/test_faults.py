@@ -30,8 +30,7 @@ from sessionkit import header, linear, lines, msg, ts, write
 from pitui.cli import main as cli
 from pitui.store import reader as session
 from pitui.store import stats as preview
-from pitui.store.catalog import catalog
-from pitui.store.catalog.catalog import Catalog
+from pitui.store.catalog import Catalog, catalog, scan
 from pitui.store.reader import FileChangedError, Session
 from pitui.store.stats import PreviewError, session_preview
 from pitui.store.write import actions, writer
@@ -311,7 +310,7 @@ def test_a_file_that_vanishes_while_listing_is_reported(tmp_path: Path, monkeypa
 
         return call
 
-    monkeypatch.setattr(catalog, "os", FakeOs(**{when: vanishing(getattr(os, when))}))
+    monkeypatch.setattr(catalog if when == "stat" else scan, "os", FakeOs(**{when: vanishing(getattr(os, when))}))
     ids, problems = listing(files[0].parent)
     assert sorted(ids) == ["id-0", "id-2"]
     assert problems == {"s1.jsonl": "the file vanished while listing"}
@@ -332,7 +331,7 @@ def test_a_file_replaced_while_listing_is_listed_as_it_now_is(tmp_path: Path, mo
             os.replace(new, victim)
         return os.open(name, *args, **kwargs)
 
-    monkeypatch.setattr(catalog, "os", FakeOs(open=open_))
+    monkeypatch.setattr(scan, "os", FakeOs(open=open_))
     ids, problems = listing(files[0].parent)
     if replacement.startswith(b"my notes"):
         assert sorted(ids) == ["id-0", "id-2"] and list(problems) == ["s1.jsonl"]
@@ -525,7 +524,7 @@ def test_a_file_ending_in_64_mb_of_nul_bytes(tmp_path: Path):
 # resident set (peak minus what it held before reading), in bytes.
 MEMORY_PROBE = textwrap.dedent("""
     import os, sys
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
     from pitui.store.stats import session_preview
     from pitui.store.reader import Session
 

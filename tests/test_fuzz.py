@@ -37,7 +37,7 @@ from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from pitui.store.canonical import inspect_session  # noqa: E402
-from pitui.store.catalog.catalog import Catalog  # noqa: E402
+from pitui.store.catalog import Catalog  # noqa: E402
 from pitui.store.jsonl import JS_WHITESPACE, MISSING, BadLine, parse_line  # noqa: E402
 from pitui.store.reader import NotASessionError, Opaque, Session  # noqa: E402
 from pitui.store.stats import PreviewError, session_preview  # noqa: E402

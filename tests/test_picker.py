@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from pitui.config import Config
-from pitui.store.catalog.catalog import Catalog
+from pitui.store.catalog import Catalog
 from pitui.store.demo import install_demo
 from pitui.store.paths import default_session_dir
 from pitui.ui.app import PituiApp

@@ -6,20 +6,19 @@ from dataclasses import dataclass
 
 import pytest
 
+from pitui.store.fuzzy import fuzzy_match, normalize_whitespace_lower
+from pitui.store.jsregex import translate_js_regex
 from pitui.store.query import (
     QueryError,
     Token,
     filter_and_sort_sessions,
-    fuzzy_match,
     has_session_name,
     match_session,
     match_spans,
     match_text,
-    normalize_whitespace_lower,
     parse_search_query,
     phrase_chunks,
     session_search_text,
-    translate_js_regex,
 )
 
 
@@ -238,7 +237,8 @@ def test_phrase_chunks_only_from_phrases():
 
 import random  # noqa: E402
 
-from pitui.store.query import TokenMatcher, lowered_utf16, order_matches  # noqa: E402
+from pitui.store.fuzzy import TokenMatcher, lowered_utf16  # noqa: E402
+from pitui.store.query import order_matches  # noqa: E402
 
 _ALPHABET = "abcdeklmnorstw 0123-_./:ΣσςİIı😀é\u00a0\tXYZ"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.app import App, ComposeResult
 
-from pitui.store.catalog.catalog import SearchHit, SessionInfo
+from pitui.store.catalog import SearchHit, SessionInfo
 from pitui.ui.widgets.session_list import (
     ListRow,
     SessionList,

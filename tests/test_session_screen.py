@@ -16,7 +16,7 @@ from textual.command import CommandList
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from pitui.store.catalog.catalog import Catalog
+from pitui.store.catalog import Catalog
 from pitui.store.conversation import CompactionSummary, UserMessage
 from pitui.store.demo import install_demo
 from pitui.ui.app import PituiApp

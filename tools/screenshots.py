@@ -117,7 +117,7 @@ async def summary(pilot: Any) -> None:
 async def take(name: str, drive: Drive, out: Path) -> Path:
     from textual.widgets import Input
 
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
     from pitui.store.demo import install_demo
     from pitui.ui.app import PituiApp
 

@@ -51,7 +51,7 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
         return ref
     if not ref.strip():
         raise CliError("an empty session name")
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
 
     catalog = Catalog()
     for sessions in (lambda: catalog.list(cwd, session_dir), catalog.list_all):
@@ -156,7 +156,7 @@ def _listing(catalog: Any, args: argparse.Namespace) -> list[Any]:
 
 
 def _catalog_list(args: argparse.Namespace) -> list[Any]:
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
 
     catalog = Catalog()
     sessions = _listing(catalog, args)
@@ -182,7 +182,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
     from pitui.store.query import QueryError
 
     catalog = Catalog()

@@ -5,7 +5,7 @@ The main entry points:
 - :class:`SessionManager`: pi's SessionManager API (create, open, append, branch, fork, list...).
 - :class:`Session`: one file read once, with its tree, path, labels, name and context.
 - :mod:`pitui.store.write.actions`: pitui's writes (label, rename, branch, fork, clone, trash).
-- :mod:`pitui.store.catalog.catalog`: listing every session, with a cache and full-text search.
+- :mod:`pitui.store.catalog`: listing every session, with a cache and full-text search.
 """
 
 from __future__ import annotations

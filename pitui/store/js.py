@@ -229,3 +229,87 @@ def js_string_to_number(text: str) -> float:
         except ValueError:
             return math.nan
     return math.nan
+
+
+# --------------------------------------------------------------------------------------------
+# JavaScript whitespace on UTF-8 bytes
+#
+# ``trim()`` and ``!line.trim()`` on a line's bytes, without decoding the line: what pi's
+# ``content.trim().split("\n")`` does, for code that reads files as bytes.
+
+from pitui.store.jsonl import JS_WHITESPACE, js_trim  # noqa: E402  (this section's own import)
+
+JS_ASCII_SPACE = b" \t\n\r\x0b\x0c"
+# The first bytes of the UTF-8 of JavaScript's whitespace: a line starting with any other byte
+# is not blank, and is not decoded to find that out.
+JS_SPACE_LEADS = frozenset(c.encode()[0] for c in JS_WHITESPACE)
+# The UTF-8 of the others, longest first.
+_JS_MULTIBYTE_SPACE = tuple(sorted({c.encode() for c in JS_WHITESPACE if ord(c) > 127}, key=len, reverse=True))
+
+
+def js_lstrip_bytes(data: bytes) -> bytes:
+    """``data`` without the JavaScript whitespace it starts with (``trimStart`` on bytes)."""
+    while True:
+        data = data.lstrip(JS_ASCII_SPACE)
+        for ws in _JS_MULTIBYTE_SPACE:
+            if data.startswith(ws):
+                data = data[len(ws) :]
+                break
+        else:
+            return data
+
+
+def js_rstrip_bytes(data: bytes) -> bytes:
+    """``data`` without the JavaScript whitespace it ends with (``trimEnd`` on bytes)."""
+    while True:
+        data = data.rstrip(JS_ASCII_SPACE)
+        for ws in _JS_MULTIBYTE_SPACE:
+            if data.endswith(ws):
+                data = data[: -len(ws)]
+                break
+        else:
+            return data
+
+
+def js_is_blank_bytes(line: bytes) -> bool:
+    """``!line.trim()`` for a line's bytes."""
+    s = line.strip(JS_ASCII_SPACE)
+    if not s:
+        return True
+    if s[0] < 0x80:
+        return False
+    return js_trim(s.decode("utf-8", errors="replace")) == ""
+
+
+# --------------------------------------------------------------------------------------------
+# JavaScript strings: UTF-16 length, index, lower case
+#
+# JavaScript strings are UTF-16: a character outside the BMP is two units, which every index,
+# length and single-character comparison counts.
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def js_lower(text: str) -> str:
+    """``toLowerCase`` (Python's lower uses the same Unicode full mappings)."""
+    return text.lower()
+
+
+def utf16(text: str) -> str:
+    """``text`` with every character outside the BMP split into its two surrogates, so that
+    indexes and single-character comparisons work on UTF-16 code units as in JavaScript."""
+    if text.isascii() or not _ASTRAL.search(text):
+        return text
+    return _ASTRAL.sub(_surrogates, text)
+
+
+def _surrogates(m: re.Match[str]) -> str:
+    c = ord(m.group()) - 0x10000
+    return chr(0xD800 + (c >> 10)) + chr(0xDC00 + (c & 0x3FF))
+
+
+def utf16_index(text: str, index: int) -> int:
+    """The UTF-16 index of the character at Python index ``index``."""
+    if text.isascii():
+        return index
+    return index + len(_ASTRAL.findall(text, 0, index))

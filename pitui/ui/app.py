@@ -26,7 +26,7 @@ from pitui.ui.keys import binding_defaults, check_keymap, keys_for
 from pitui.ui.screens.help import HelpScreen
 
 if TYPE_CHECKING:
-    from pitui.store.catalog.catalog import Catalog
+    from pitui.store.catalog import Catalog
 
 __all__ = ["AppResult", "PituiApp", "styles_dir"]
 
@@ -128,7 +128,7 @@ class PituiApp(App[AppResult | None]):
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
-            from pitui.store.catalog.catalog import Catalog
+            from pitui.store.catalog import Catalog
 
             self._catalog = Catalog(self.agent_dir)
         return self._catalog

@@ -140,14 +140,14 @@ class SessionManager:
     @staticmethod
     def list(cwd: str, session_dir: str | None = None, on_progress: ProgressCallback | None = None) -> list[Any]:
         """pi's ``SessionManager.list``: the sessions of one folder, newest first."""
-        from pitui.store.catalog.catalog import Catalog
+        from pitui.store.catalog import Catalog
 
         return Catalog().list(cwd, session_dir, on_progress=on_progress)
 
     @staticmethod
     def list_all(on_progress: ProgressCallback | None = None) -> list[Any]:
         """pi's ``SessionManager.listAll``: every project's sessions, newest first."""
-        from pitui.store.catalog.catalog import Catalog
+        from pitui.store.catalog import Catalog
 
         return Catalog().list_all(on_progress=on_progress)
 

@@ -45,7 +45,7 @@ from pitui.ui.widgets.preview_pane import PreviewPane
 from pitui.ui.widgets.session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
 
 if TYPE_CHECKING:
-    from pitui.store.catalog.catalog import Catalog, Problem, SearchHit, SessionInfo
+    from pitui.store.catalog import Catalog, ListingProblem, SearchHit, SessionInfo
 
 __all__ = ["PickerScreen"]
 
@@ -61,7 +61,7 @@ class ScopeState:
     loading: bool = False
     again: bool = False  # something changed while loading: list once more afterwards
     progress: tuple[int, int] | None = None
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[ListingProblem] = field(default_factory=list)
 
 
 # -- the screen ------------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
                 self._update_header()
                 self._update_body_message()
 
-    def _loaded(self, scope: Scope, infos: list[SessionInfo], problems: list[Problem] | None,
+    def _loaded(self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None,
                 canon: dict[str, str]) -> None:
         self._canon.update(canon)
         state = self._states[scope]
@@ -421,7 +421,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False, description="search")
     def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool,
                 new_query: bool, snippets: int) -> None:
-        from pitui.store.catalog.catalog import SearchCancelled
+        from pitui.store.catalog import SearchCancelled
         from pitui.store.query import QueryError
 
         worker = get_current_worker()

@@ -28,7 +28,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from pitui.safe_text import safe_line
-from pitui.store.catalog.catalog import SearchHit, SessionInfo
+from pitui.store.catalog import SearchHit, SessionInfo
 from pitui.store.timefmt import format_age
 from pitui.ui.fit import fit_middle
 

@@ -1,0 +1,312 @@
+"""Searching the catalog: pi's ``/resume`` matching over cached session texts, kept fast for
+every keystroke by what :class:`CatalogSearch` remembers between searches.
+
+It keeps three things: the lower-cased search text of each session (made ahead of the first
+search, up to a budget of characters), the outcomes of the last few token queries (a query
+typed further starts from them), and the search texts of the last sessions given a snippet.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from pitui.store.catalog.db import stored_text, texts
+from pitui.store.catalog.index import prefilter
+from pitui.store.catalog.model import SearchCancelled, SearchHit, Segment, SessionInfo
+from pitui.store.fuzzy import TokenMatcher, lowered_utf16
+from pitui.store.query import ParsedQuery, match_spans, match_text, phrase_chunks
+
+__all__ = [
+    "REMEMBERED_OUTCOMES",
+    "SNIPPET_BEFORE",
+    "SNIPPET_SOURCES",
+    "SNIPPET_WIDTH",
+    "TEXT_CACHE_CHARS",
+    "WARM_UP_BATCH",
+    "CatalogSearch",
+]
+
+# Characters of lower-cased search text kept in memory, in all (a Python str of them takes one
+# to four bytes each).
+TEXT_CACHE_CHARS = 256 << 20
+# Sessions whose lower-cased texts prepare_search makes at a time: a search that comes meanwhile
+# waits for one batch at most.
+WARM_UP_BATCH = 32
+# Ask ``cancelled()`` once every 32 sessions for a regex (slow on each text) and every 128 for
+# tokens (fast): often enough to stop soon, rarely enough to cost nothing. Masks for ``n & mask``.
+REGEX_CANCEL_MASK = 31
+TOKEN_CANCEL_MASK = 127
+# Token queries whose outcomes are kept: a few keystrokes back, for a query typed further (or
+# back to one of them) to start from.
+REMEMBERED_OUTCOMES = 8
+# Sessions whose search text and segments are kept for snippets: more than the hits on a screen,
+# since the next keystroke's snippets are mostly of the same sessions.
+SNIPPET_SOURCES = 64
+# A snippet starts this many characters before the first match and is this long (or as long as
+# the match), cut to the message (or field) it is in.
+SNIPPET_BEFORE = 30
+SNIPPET_WIDTH = 120
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+class CatalogSearch:
+    """Matching and snippets for :class:`~pitui.store.catalog.catalog.Catalog`, with what they
+    remember between searches. Every method takes the catalog's open connection, under its lock."""
+
+    def __init__(self) -> None:
+        self.text_cache_chars = TEXT_CACHE_CHARS
+        # sid -> (size, mtime_ns, id, name, cwd, lower-cased search text)
+        self._lower_cache: dict[int, tuple[int, int, Any, str | None, str, str]] = {}
+        self._lower_cache_chars = 0
+        # The outcomes of the last few token queries, for the next keystroke to start from: per
+        # path, the outcome (None: no match) and the lower-cased text it was found on.
+        self._outcomes: OrderedDict[Any, tuple[dict[str, Any], dict[str, str]]] = OrderedDict()
+        self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
+
+    def clear(self) -> None:
+        """Forget everything (the cache was thrown away)."""
+        self._lower_cache.clear()
+        self._lower_cache_chars = 0
+        self._outcomes.clear()
+        self._snippet_sources.clear()
+
+    def forget(self, sid: int) -> None:
+        """Forget a session that left the cache."""
+        lowered = self._lower_cache.pop(sid, None)
+        if lowered is not None:
+            self._lower_cache_chars -= len(lowered[-1])
+
+    @property
+    def full(self) -> bool:
+        """Whether the lower-cased texts kept use up their allowance."""
+        return self._lower_cache_chars >= self.text_cache_chars
+
+    def prepare(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> None:
+        """Make the lower-cased texts of ``wanted`` (sid -> row) ahead of a search."""
+        self._lowered(conn, wanted)
+
+    def match(
+        self,
+        conn: sqlite3.Connection,
+        infos: list[SessionInfo],
+        sids: dict[str, int],
+        parsed: ParsedQuery,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> tuple[list[SessionInfo], list[float], list[int | None]]:
+        """The sessions of ``infos`` that match, in their order, with their scores and sids."""
+        candidates: set[str] | None = None
+        chunks = phrase_chunks(parsed)
+        if chunks:
+            candidates = prefilter(conn, chunks, infos, sids)
+        wanted = {
+            sids[info.path]: info
+            for info in infos
+            if (candidates is None or info.path in candidates) and info.path in sids
+        }
+        found: list[SessionInfo] = []
+        scores: list[float] = []
+        found_sids: list[int | None] = []
+        if parsed.mode == "regex":
+            mask = REGEX_CANCEL_MASK
+            by_sid = texts(conn, set(wanted))
+            for n, info in enumerate(infos):
+                if cancelled is not None and not n & mask and cancelled():
+                    raise SearchCancelled
+                if candidates is not None and info.path not in candidates:
+                    continue
+                sid = sids.get(info.path)
+                text = by_sid.get(sid, "") if sid is not None else ""
+                result = match_text(f"{info.id_text} {info.name or ''} {text} {info.cwd}", parsed)
+                if result.matches:
+                    found.append(info)
+                    scores.append(result.score)
+                    found_sids.append(sid)
+            return found, scores, found_sids
+
+        lowered = self._lowered(conn, wanted)
+        matcher = TokenMatcher(parsed)
+        # The outcomes of the longest remembered query this one extends: (outcome or None, per
+        # path; the text each was found on, per path).
+        base: tuple[dict[str, Any], dict[str, str]] | None = None
+        best = -1
+        for old, kept in self._outcomes.items():
+            reach = sum(len(token.value) for token in old.tokens)
+            if reach > best and matcher.plan(old) is not None:
+                best, base = reach, kept
+                matcher.start_from(old)
+        base_outcomes, base_texts = base if base is not None else ({}, {})
+        cache = self._lower_cache
+        outcomes: dict[str, Any] = {}
+        on_texts: dict[str, str] = {}
+        mask = TOKEN_CANCEL_MASK
+        for n, info in enumerate(infos):
+            if cancelled is not None and not n & mask and cancelled():
+                raise SearchCancelled
+            path = info.path
+            if candidates is not None and path not in candidates:
+                continue
+            sid = sids.get(path)
+            text = lowered.get(sid) if sid is not None else None
+            if text is None:
+                text = _lowered_search_text(info, "")
+            if base_texts.get(path) is text:
+                before = base_outcomes[path]
+                # The shorter query did not match: neither does this one.
+                outcome = None if before is None else matcher.match(text, before)
+            else:
+                outcome = matcher.match(text)
+            # (Texts not kept in memory are not kept here either.)
+            if sid is not None and (entry := cache.get(sid)) is not None and entry[-1] is text:
+                outcomes[path] = outcome
+                on_texts[path] = text
+            if outcome is not None:
+                found.append(info)
+                scores.append(outcome[0])
+                found_sids.append(sid)
+        self._outcomes[parsed] = (outcomes, on_texts)
+        self._outcomes.move_to_end(parsed)
+        while len(self._outcomes) > REMEMBERED_OUTCOMES:
+            self._outcomes.popitem(last=False)
+        return found, scores, found_sids
+
+    def _lowered(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, str]:
+        """The lower-cased UTF-16 form of each wanted session's search text (``id name
+        allMessagesText cwd``, what fuzzy and phrase tokens look in), kept in memory after the
+        first search (up to ``text_cache_chars`` characters in all)."""
+        cache = self._lower_cache
+        out: dict[int, str] = {}
+        need: set[int] = set()
+        for sid, info in wanted.items():
+            entry = cache.get(sid)
+            if (
+                entry is not None
+                and entry[0] == info.size
+                and entry[1] == info.mtime_ns
+                and entry[3] == info.name
+                and entry[4] == info.cwd
+                and entry[2] == info.id
+            ):
+                out[sid] = entry[5]
+            else:
+                need.add(sid)
+        if need:
+            for sid, text in texts(conn, need).items():
+                info = wanted[sid]
+                low = _lowered_search_text(info, text)
+                out[sid] = low
+                old = cache.pop(sid, None)
+                if old is not None:
+                    self._lower_cache_chars -= len(old[-1])
+                if self._lower_cache_chars + len(low) <= self.text_cache_chars:
+                    cache[sid] = (info.size, info.mtime_ns, info.id, info.name, info.cwd, low)
+                    self._lower_cache_chars += len(low)
+        return out
+
+    # -- snippets ---------------------------------------------------------------------------
+
+    def snippet(self, conn: sqlite3.Connection, hit: SearchHit, sid: int, parsed: ParsedQuery) -> None:
+        """Fill in ``hit``'s snippet, spans and where it matched."""
+        info = hit.info
+        source = self._snippet_source(conn, sid, info)
+        search_text = source.text
+        spans = match_spans(search_text, parsed)
+        if not spans:
+            return
+        anchor = spans[0][0]
+        seg = source.segment_at(anchor)
+        start = max(seg.start, anchor - SNIPPET_BEFORE)
+        end = min(seg.end, max(start + SNIPPET_WIDTH, spans[0][1]))
+        snippet = _clean(search_text[start:end])
+        shift = 0
+        if start > seg.start:
+            snippet = "…" + snippet
+            shift = 1
+        if end < seg.end:
+            snippet += "…"
+        hit.snippet = snippet
+        hit.spans = [
+            (max(a, start) - start + shift, min(b, end) - start + shift) for a, b in spans if a < end and b > start
+        ]
+        hit.field = seg.field
+        hit.entry_id = seg.entry_id
+        hit.role = seg.role
+
+    def _snippet_source(self, conn: sqlite3.Connection, sid: int, info: SessionInfo) -> _SnippetSource:
+        """A session's search text and where each part of it is. The last few are kept: the
+        next keystroke's snippets are mostly of the same sessions."""
+        key = (info.size, info.mtime_ns, info.id, info.name, info.cwd)
+        kept = self._snippet_sources.get(sid)
+        if kept is not None and kept[0] == key:
+            self._snippet_sources.move_to_end(sid)
+            return kept[1]
+        source = _SnippetSource(info, *stored_text(conn, sid))
+        self._snippet_sources[sid] = (key, source)
+        while len(self._snippet_sources) > SNIPPET_SOURCES:
+            self._snippet_sources.popitem(last=False)
+        return source
+
+
+class _SnippetSource:
+    """pi's search text of a session (``id name allMessagesText cwd``) and where each of its
+    parts starts and ends: the id, the name, each message, the cwd, one space apart.
+
+    The parts are kept as two lists of offsets, and a :class:`Segment` is made only for the one
+    a snippet is in: a session has as many parts as messages, and making a record for each made
+    the first keystroke's snippets cost twice as much.
+    """
+
+    __slots__ = ("cwd", "ends", "id_text", "meta", "name", "starts", "text")
+
+    def __init__(self, info: SessionInfo, meta: list[Any], messages_text: str) -> None:
+        self.id_text = id_text = info.id_text
+        self.name = name = info.name or ""
+        self.cwd = info.cwd
+        self.meta = meta  # per message: (offset, entry id, assistant, length), as pack_rows stores it
+        starts = [0, len(id_text) + 1]
+        ends = [len(id_text), len(id_text) + 1 + len(name)]
+        pos = ends[1] + 1
+        for i, row in enumerate(meta):
+            if i:
+                pos += 1
+            starts.append(pos)
+            pos += row[3]
+            ends.append(pos)
+        pos += 1
+        starts.append(pos)
+        ends.append(pos + len(info.cwd))
+        self.starts = starts
+        self.ends = ends
+        self.text = f"{id_text} {name} {messages_text} {info.cwd}"
+
+    def segment_at(self, anchor: int) -> Segment:
+        """The part that holds ``anchor`` (or ends at it), else the id. (The parts are in order
+        and do not overlap: only the last one starting at or before ``anchor`` can hold it.)"""
+        k = bisect_right(self.starts, anchor) - 1
+        if k < 0 or anchor > self.ends[k]:
+            k = 0
+        start, end = self.starts[k], self.ends[k]
+        if k == 0:
+            return Segment(start, end, "id", None, None)
+        if k == 1:
+            return Segment(start, end, "name", None, None)
+        if k == len(self.starts) - 1:
+            return Segment(start, end, "cwd", None, None)
+        _, eid, assistant, _ = self.meta[k - 2]
+        return Segment(start, end, "message", eid, "assistant" if assistant else "user")
+
+
+def _clean(text: str) -> str:
+    """One line of plain text: line breaks, tabs and control characters become spaces."""
+    return _CONTROL.sub(" ", text)
+
+
+def _lowered_search_text(info: SessionInfo, text: str) -> str:
+    """``lowered_utf16`` of pi's search text for ``info`` with ``text`` as its messages' text."""
+    name = info.name or ""
+    return f"{lowered_utf16(info.id_text)} {lowered_utf16(name)} {lowered_utf16(text)} {lowered_utf16(info.cwd)}"

@@ -1,0 +1,158 @@
+"""Scanning many files in worker processes: when it is worth it, how the processes are started,
+and the batches they get."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver, resource_tracker
+from multiprocessing.context import BaseContext
+from typing import Any
+
+from pitui.store.catalog.codec import pack_rows
+from pitui.store.catalog.scan import ScanState, check_digest, os_reason, scan_file
+
+__all__ = [
+    "MAX_WORKERS",
+    "POOL_ERRORS",
+    "POOL_MIN_BYTES",
+    "POOL_MIN_FILES",
+    "Job",
+    "batches",
+    "pool_context",
+    "scan_in_pool",
+    "scan_job",
+    "worker_count",
+]
+
+# A scan job: (path, the ScanState blob to resume from, the digest of the bytes before its
+# offset) or (path, None, None) to scan the file from the start.
+Job = tuple[str, bytes | None, bytes | None]
+# ("ok", (ScanResult, resumed)) or ("error", why the file is not listed)
+Outcome = tuple[str, Any]
+
+# Worker processes only pay for their start-up on a big job: this many bytes to read ...
+POOL_MIN_BYTES = 96 << 20
+# ... in at least this many files (one huge file is read by one process anyway).
+POOL_MIN_FILES = 16
+# Processes at most, however many CPUs there are.
+MAX_WORKERS = 4
+# A batch sent to a worker: about this many bytes of reading, or this many files, whichever
+# comes first (each batch is one round trip; small ones let the workers finish together).
+BATCH_BYTES = 8 << 20
+BATCH_FILES = 64
+
+# What makes worker processes unusable here (the rest is then scanned in this process).
+POOL_ERRORS = (OSError, RuntimeError, ValueError, ImportError, BrokenProcessPool)
+
+
+def scan_job(path: str, blob: bytes | None, check: bytes | None) -> Outcome:
+    """Scan one file (in this process or a worker): ("ok", (result, resumed)) or ("error", why)."""
+    state = None
+    if blob is not None and check is not None:
+        state = ScanState.from_blob(blob)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            try:
+                same = os.fstat(fd).st_size >= state.offset and check_digest(fd, state.offset) == check
+            finally:
+                os.close(fd)
+        except OSError as error:
+            return "error", os_reason(error)
+        if not same:
+            state = None
+    try:
+        result = scan_file(path, state)
+    except OSError as error:
+        return "error", os_reason(error)
+    if result.rows:
+        result.packed = pack_rows(result.rows)
+        result.rows = []
+    return "ok", (result, state is not None)
+
+
+def _scan_batch(jobs: list[Job]) -> list[Outcome]:
+    return [scan_job(*job) for job in jobs]
+
+
+def worker_count(job_bytes: int, files: int) -> int:
+    """How many processes to scan ``files`` files of ``job_bytes`` bytes in all with (0: none)."""
+    if job_bytes > POOL_MIN_BYTES and files >= POOL_MIN_FILES:
+        return min(os.cpu_count() or 1, MAX_WORKERS)
+    return 0
+
+
+def pool_context() -> BaseContext:
+    """The multiprocessing context to start workers with, its helper processes running.
+
+    fork is immediate but only safe while this process runs a single thread (the command line);
+    with threads around (the app), start clean interpreters from a fork server instead.
+    """
+    method = "fork" if threading.active_count() == 1 and os.name == "posix" else "forkserver"
+    if method not in multiprocessing.get_all_start_methods():
+        method = "spawn"
+    if method != "fork":
+        _start_helpers_with_a_real_stderr(method)
+    return multiprocessing.get_context(method)
+
+
+def _start_helpers_with_a_real_stderr(method: str) -> None:
+    """Start multiprocessing's helper processes (resource tracker, fork server) with a real
+    stderr to hand them.
+
+    The helpers are started with ``sys.stderr.fileno()`` among the descriptors they keep, and a
+    full-screen app replaces ``sys.stderr`` with an object whose ``fileno()`` is -1, which
+    starting a process refuses ("bad value(s) in fds_to_keep"). No start method avoids the
+    resource tracker, so ``sys.stderr`` is the process's real one while they start.
+    """
+    stream = sys.stderr
+    try:
+        usable = stream is not None and stream.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if not usable and sys.__stderr__ is not None:
+        sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+        if method == "forkserver":
+            forkserver.ensure_running()
+    finally:
+        sys.stderr = stream
+
+
+def batches(jobs: list[Job]) -> list[list[Job]]:
+    """Jobs in batches of about ``BATCH_BYTES`` of reading, biggest files first, so that the
+    workers finish together."""
+    sizes = {}
+    for job in jobs:
+        try:
+            sizes[job[0]] = os.stat(job[0]).st_size
+        except OSError:
+            sizes[job[0]] = 0
+    out: list[list[Job]] = []
+    current: list[Job] = []
+    current_size = 0
+    for job in sorted(jobs, key=lambda job: -sizes[job[0]]):
+        current.append(job)
+        current_size += sizes[job[0]]
+        if current_size >= BATCH_BYTES or len(current) >= BATCH_FILES:
+            out.append(current)
+            current, current_size = [], 0
+    if current:
+        out.append(current)
+    return out
+
+
+def scan_in_pool(jobs: list[Job], workers: int) -> Iterator[tuple[Job, Outcome]]:
+    """Each job and its outcome, scanned by ``workers`` processes, in the order they finish.
+    Raises one of ``POOL_ERRORS`` when the processes cannot be started or die."""
+    with ProcessPoolExecutor(max_workers=workers, mp_context=pool_context()) as pool:
+        futures = {pool.submit(_scan_batch, batch): batch for batch in batches(jobs)}
+        for future in as_completed(futures):
+            batch = futures[future]
+            yield from zip(batch, future.result(), strict=True)
