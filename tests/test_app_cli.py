@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from sessionkit import linear
 
-from pitui.cli import main as cli
+from pitui.cli import launch
 from pitui.config import Config, load_config
 from pitui.ui.app import AppResult, PituiApp, styles_dir
 
 
 def test_print_prints_the_chosen_file(capsys) -> None:
-    assert cli.finish_app(AppResult("print", "/s/a.jsonl"), Config()) == 0
+    assert launch.finish_app(AppResult("print", "/s/a.jsonl"), Config()) == 0
     assert capsys.readouterr().out == "/s/a.jsonl\n"
 
 
@@ -31,7 +31,7 @@ def test_resume_runs_the_command_in_the_sessions_folder(tmp_path: Path, monkeypa
     monkeypatch.setattr(os, "execv", lambda program, argv: ran.append((program, argv, os.getcwd())))
     monkeypatch.chdir(tmp_path)
     config = Config(resume_command=("true", "--session", "{path}"))
-    cli.finish_app(AppResult("resume", str(path)), config)
+    launch.finish_app(AppResult("resume", str(path)), config)
     assert len(ran) == 1
     program, argv, cwd = ran[0]
     assert os.path.basename(program) == "true"
@@ -42,7 +42,7 @@ def test_resume_runs_the_command_in_the_sessions_folder(tmp_path: Path, monkeypa
 def test_resume_without_pi_says_so_and_prints_the_command(capsys, monkeypatch) -> None:
     monkeypatch.setattr(os, "execv", lambda *a: pytest.fail("nothing to run"))
     config = Config(resume_command=("pi-not-installed-here", "--session", "{path}"))
-    assert cli.finish_app(AppResult("resume", "/s/my session.jsonl"), config) == 1
+    assert launch.finish_app(AppResult("resume", "/s/my session.jsonl"), config) == 1
     out, err = capsys.readouterr()
     assert "pi-not-installed-here is not installed" in err
     assert out == "pi-not-installed-here --session '/s/my session.jsonl'\n"
@@ -164,3 +164,54 @@ async def test_config_theme_and_starting_tree_filter_apply(tmp_path: Path) -> No
         await pilot.pause()
         assert app.theme == "textual-dark"
         assert any("no theme named 'no-such-theme'" in n.message for n in app._notifications)
+
+
+def test_the_app_runs_with_the_cyclic_gc_on(tmp_path: Path, monkeypatch) -> None:
+    """The commands pause the cyclic collector; the app, started as ``pitui SESSION`` starts it,
+    runs with it on (Textual's nodes, messages and closures make reference cycles)."""
+    import gc
+
+    from pitui.cli import main as cli
+    from pitui.ui.screens.session import SessionScreen
+
+    path = linear(tmp_path / "s.jsonl", 4)
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("PITUI_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    seen: list[bool] = []
+    real_run = PituiApp.run
+
+    def run_headless(self: PituiApp, **_: object) -> object:
+        async def look(pilot) -> None:
+            for _ in range(200):
+                if isinstance(pilot.app.screen, SessionScreen) and pilot.app.screen.session is not None:
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(pilot.app.screen, SessionScreen)
+            seen.append(gc.isenabled())
+            pilot.app.exit()
+
+        return real_run(self, headless=True, size=(100, 30), auto_pilot=look)
+
+    monkeypatch.setattr(PituiApp, "run", run_headless)
+    assert gc.isenabled()
+    assert cli.main([str(path)]) == 0
+    assert seen == [True]
+    assert gc.isenabled()
+
+
+def test_a_command_runs_with_the_cyclic_gc_paused(monkeypatch) -> None:
+    import gc
+
+    from pitui.cli import commands
+    from pitui.cli import main as cli
+
+    seen: list[bool] = []
+    monkeypatch.setitem(commands.RUN, "ls", lambda args: seen.append(gc.isenabled()) or 0)
+    assert gc.isenabled()
+    assert cli.main(["ls"]) == 0
+    assert seen == [False]
+    assert gc.isenabled()

@@ -11,14 +11,16 @@ from importlib.metadata import version
 
 import pytest
 
+from pitui.cli import commands, parser
 from pitui.cli import main as cli
 
-COMMANDS = list(cli.build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+COMMANDS = list(parser.COMMANDS)
 
 
 def test_every_command_is_known() -> None:
     assert {"ls", "search", "inspect", "label", "rename", "branch", "fork", "clone", "trash", "export"} <= set(COMMANDS)
-    assert set(cli.EXAMPLES) == {"app", "commands", *COMMANDS}
+    assert set(parser.EXAMPLES) == {"app", "commands", *COMMANDS}
+    assert set(commands.RUN) == set(COMMANDS)
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--help", "ls"], *([name, "--help"] for name in COMMANDS)],
@@ -46,16 +48,15 @@ def _example_argv(line: str) -> list[str] | None:
     return words[1:]
 
 
-@pytest.mark.parametrize("name", list(cli.EXAMPLES))
+@pytest.mark.parametrize("name", list(parser.EXAMPLES))
 def test_examples_are_accepted_by_the_parser(name: str) -> None:
-    for line in cli.EXAMPLES[name]:
+    for line in parser.EXAMPLES[name]:
         inner = re.search(r'"\$\((pitui [^)]*)\)"', line)  # pi --session "$(pitui ...)"
         argv = _example_argv(inner.group(1) if inner else line)
         if argv is None:
             continue
-        first = cli._first_positional(argv)
-        parser = cli.build_parser() if first in COMMANDS else cli.build_app_parser(COMMANDS)
-        args = parser.parse_args(argv)  # exits with status 2 on an example it does not take
+        first = parser.first_positional(argv)
+        args = parser.parser_for(argv).parse_args(argv)  # exits with status 2 on an example it does not take
         assert getattr(args, "command", None) == (first if first in COMMANDS else None), line
 
 

@@ -101,15 +101,16 @@ def check_commands() -> None:
 
 def demo_args() -> Any:
     """The arguments ``pitui --demo`` runs the app with, the demo copied as it does it."""
+    from pitui.cli import launch
     from pitui.cli import main as cli
 
     captured: list[Any] = []
-    real = cli.run_app
-    cli.run_app = lambda args: captured.append(args) or 0  # type: ignore[assignment]
+    real = launch.run_app
+    launch.run_app = lambda args: captured.append(args) or 0  # type: ignore[assignment]
     try:
         status = cli.main(["--demo"])
     finally:
-        cli.run_app = real  # type: ignore[assignment]
+        launch.run_app = real  # type: ignore[assignment]
     check(status == 0 and len(captured) == 1, "pitui --demo parses and copies the demo")
     args = captured[0]
     check("pitui-demo-" in os.environ.get("PI_CODING_AGENT_DIR", ""), "the demo copy is the agent folder")

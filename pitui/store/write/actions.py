@@ -1,4 +1,9 @@
-"""pitui's writing actions on a session file, each one an append pi reads back exactly.
+"""Path-level writes for the command line: each action on a session file is an append pi reads back exactly.
+
+Each function opens the file named, writes, and lets go (the picker's rename and trash use them
+too); an entry is named by its id or a unique prefix of it (:func:`resolve_entry`). The writes
+of an open session view go through :mod:`pitui.store.write.editing`, which passes the exact
+:class:`~pitui.store.reader.Entry` to :func:`plan_branch` and :func:`branch_in`.
 
 pi has no leaf pointer: on load, the leaf is the last line. Every action that moves the leaf
 therefore appends an entry (DESIGN "Compatibility rules").
@@ -23,8 +28,19 @@ class ActionError(ValueError):
     """An action that cannot be done, with a message for the user; nothing was written."""
 
 
+def entry_by_id(session: Session, entry_id: Any) -> Entry:
+    """The entry whose id is exactly ``entry_id`` (as a view has it); one whose id is not a
+    string is refused, since pi could not name it in a new entry."""
+    if not isinstance(entry_id, str):
+        raise ActionError("This entry has no id pi could use: nothing written")
+    entry = session.entry(entry_id)
+    if entry is None:
+        raise ActionError(f"no entry {entry_id!r} in {session.path}")
+    return entry
+
+
 def resolve_entry(session: Session, ref: str) -> Entry:
-    """An entry by id, or by a prefix of exactly one id."""
+    """An entry by id, or by a prefix of exactly one id (as the command line names it)."""
     entry = session.entry(ref)
     if entry is not None:
         return entry
@@ -78,8 +94,8 @@ class BranchPlan:
 _SUMMARISED_TYPES = frozenset({"message", "custom_message", "branch_summary", "compaction"})
 
 
-def plan_branch(session: Session, entry_ref: str, *, left_behind: bool = True) -> BranchPlan:
-    """Where the leaf goes when the user chooses ``entry_ref``, and what it leaves behind.
+def plan_branch(session: Session, target: Entry, *, left_behind: bool = True) -> BranchPlan:
+    """Where the leaf goes when the user chooses ``target``, and what it leaves behind.
 
     Choosing a user message puts the leaf on its parent (so the message can be asked again) and
     offers its text; a root user message puts it before everything. Choosing where the
@@ -88,7 +104,6 @@ def plan_branch(session: Session, entry_ref: str, *, left_behind: bool = True) -
     """
     from pitui.store.digest import abandoned_entries
 
-    target = resolve_entry(session, entry_ref)
     prompt = message_text(target) if is_prompt(target) else None
     current = effective_leaf(session)
     new_leaf: Any = target.parent_id if is_prompt(target) else target.id
@@ -146,18 +161,22 @@ def rename(path: str, name: str) -> str:
 def branch(path: str, entry_ref: str, summary: str | None = None) -> BranchResult:
     """Move the leaf to an entry, persistently, with or without a branch summary (see
     :func:`plan_branch` for where the leaf goes)."""
-    return _retrying(lambda: branch_in(_open(path), entry_ref, summary))
+    def attempt() -> BranchResult:
+        manager = _open(path)
+        return branch_in(manager, resolve_entry(manager.session, entry_ref), summary)
+
+    return _retrying(attempt)
 
 
-def branch_in(manager: SessionManager, entry_ref: str, summary: str | None = None,
+def branch_in(manager: SessionManager, target: Entry, summary: str | None = None,
               details: Any = None) -> BranchResult:
-    """:func:`branch` through an open manager. A summary is written only when the move leaves
-    entries behind (pi's rule); its ``details`` default to the files they read and changed."""
+    """:func:`branch` to an entry of the manager's session. A summary is written only when the
+    move leaves entries behind (pi's rule); its ``details`` default to the files they read and changed."""
     from pitui.store.digest import file_lists
 
     session = manager.session
     wanted = summary is not None and bool(js_trim(summary))
-    plan = plan_branch(session, entry_ref, left_behind=wanted)
+    plan = plan_branch(session, target, left_behind=wanted)
     if plan.already_there:
         return BranchResult(None, plan.new_leaf, plan.prompt_text)  # pi: "Already at this point"
     new_leaf = plan.new_leaf
@@ -181,7 +200,7 @@ def move_leaf(manager: SessionManager, new_leaf: Any) -> str:
     if new_leaf is None:
         manager.reset_leaf()
     else:
-        manager.branch(new_leaf)
+        manager.move_leaf_in_memory(new_leaf)
     data = {"from": previous_leaf if previous_leaf is not MISSING else None}
     return manager.append_custom_entry(BRANCH_CUSTOM_TYPE, data)
 

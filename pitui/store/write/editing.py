@@ -1,4 +1,4 @@
-"""Writing to a session that is open in a view: label, rename, branch, and undo them.
+"""The writes of an open session view, with undo: label, rename, branch, fork and clone.
 
 :class:`SessionEditor` writes through the :class:`~pitui.store.reader.Session` the view
 already holds, so a write on a 100,000-entry file is one appended line, not a new read of the
@@ -23,11 +23,11 @@ from pitui.store.write.actions import (
     BranchPlan,
     branch_in,
     effective_leaf,
+    entry_by_id,
     is_prompt,
     message_text,
     move_leaf,
     plan_branch,
-    resolve_entry,
 )
 from pitui.store.write.manager import SessionManager, clean_name
 
@@ -119,14 +119,14 @@ class SessionEditor:
 
     @_fresh
     def plan_branch(self, entry_id: Any) -> BranchPlan:
-        return plan_branch(self.session, _ref(entry_id))
+        return plan_branch(self.session, entry_by_id(self.session, entry_id))
 
     @_fresh
     def branch(self, entry_id: Any, summary: str | None = None, details: Any = None) -> Written:
         """Move the leaf to ``entry_id`` (pi's rules), with a summary of the branch left, if given."""
         session = self.session
         before = session.leaf_id
-        result = branch_in(self._manager(), _ref(entry_id), summary, details)
+        result = branch_in(self._manager(), entry_by_id(session, entry_id), summary, details)
         if result.entry_id is None:
             return Written(None, "Already at this point: nothing written", result.new_leaf, result.prompt_text)
         self._remember(_Undo("leaf", result.entry_id, before, None, description="branch"))
@@ -145,7 +145,7 @@ class SessionEditor:
     def label(self, entry_id: Any, label: str | None) -> Written:
         """Set a label (``None`` or blank: clear it). An unchanged label writes nothing."""
         session = self.session
-        target = resolve_entry(session, _ref(entry_id))
+        target = entry_by_id(session, entry_id)
         text = js_trim(label or "") or None
         before = session.labels.get(target.id)
         if text == before:
@@ -177,7 +177,7 @@ class SessionEditor:
             if leaf is None:
                 raise ActionError("Nothing to clone yet")
             return CopyPlan(leaf.id, len(session.branch(leaf.id)), None)
-        target = resolve_entry(session, _ref(entry_id))
+        target = entry_by_id(session, entry_id)
         prompt = message_text(target) if is_prompt(target) else None
         end = target.parent_id if prompt is not None else target.id
         if end is None or end not in session.by_id:
@@ -205,10 +205,6 @@ class SessionEditor:
     @property
     def can_undo(self) -> bool:
         return bool(self._undo)
-
-    @property
-    def undo_description(self) -> str | None:
-        return self._undo[-1].description if self._undo else None
 
     @_fresh
     def undo(self) -> Written:
@@ -254,12 +250,6 @@ class SessionEditor:
     def _remember(self, undo: _Undo) -> None:
         self._undo.append(undo)
         self._last_written = undo.written_id
-
-
-def _ref(entry_id: Any) -> str:
-    if not isinstance(entry_id, str):
-        raise ActionError("This entry has no id pi could use: nothing written")
-    return entry_id
 
 
 def _short(entry_id: Any) -> str:

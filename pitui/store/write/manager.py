@@ -1,7 +1,8 @@
-"""``SessionManager``: pi's session API in Python, with pi's newer semantics.
+"""pi's SessionManager API, mirrored: ``SessionManager`` in Python, with pi's newer semantics.
 
-The methods mirror pi's ``SessionManager`` (reference §5) in snake_case. Where the reference names
-a bug in pi, this class does the right thing instead:
+For code that drives a session as pi does (and for tests against pi). The methods mirror pi's
+``SessionManager`` (reference §5) in snake_case. Where the reference names a bug in pi, this
+class does the right thing instead:
 
 - opening never writes: old (v1/v2) files are migrated in memory, and rewritten (atomically, the
   original kept in the trash) only when something is appended to them;
@@ -57,15 +58,25 @@ def _has_assistant(entries: list[Entry]) -> bool:
 class SessionManager:
     """One session, in a file or in memory, with pi's append-only tree API."""
 
-    def __init__(self, cwd: str, session_dir: str, session_file: str | None, persist: bool) -> None:
+    def __init__(self, cwd: str, session_dir: str, session_file: str | None, persist: bool,
+                 session: Session | None = None) -> None:
+        """``session``: ``session_file`` as it was already read (else the file is read here).
+
+        Appends then go to the file and into ``session``, so a view holding it stays current;
+        an append is refused if the file changed since ``session`` last read it.
+        """
         self._cwd = cwd
         self._session_dir = session_dir
         self._persist = persist
         self._session_file: str | None = None
-        self._session = Session()
+        self._session = session if session is not None else Session()
         self._flushed = False
         self._empty_file = False
-        if session_file:
+        if session is not None:
+            if not session_file:
+                raise ValueError("a session already read needs the file it was read from")
+            self._adopt(os.path.abspath(session_file), session)
+        elif session_file:
             self.set_session_file(session_file)
         else:
             self.new_session()
@@ -86,24 +97,14 @@ class SessionManager:
     @classmethod
     def attach(cls, session: Session, path: str | None = None, session_dir: str | None = None,
                cwd_override: str | None = None) -> SessionManager:
-        """A manager over a session already read from ``path`` (default: where it was read).
-
-        Appends go to the file and into ``session``, so a view holding it stays current; an
-        append is refused if the file changed since ``session`` last read it.
-        """
+        """A manager over a session already read from ``path`` (default: where it was read),
+        its cwd the header's, its session folder the file's (see :meth:`__init__`)."""
         path = path or session.path
         if path is None:
             raise ValueError("the session was not read from a file")
         header_cwd = (session.header or {}).get("cwd")
         cwd = cwd_override if cwd_override is not None else header_cwd if header_cwd is not None else os.getcwd()
-        manager = cls.__new__(cls)
-        manager._cwd, manager._persist = cwd, True
-        manager._session_dir = session_dir or os.path.dirname(os.path.abspath(path))
-        manager._session_file = None
-        manager._flushed = False
-        manager._empty_file = False
-        manager._adopt(os.path.abspath(path), session)
-        return manager
+        return cls(cwd, session_dir or os.path.dirname(os.path.abspath(path)), path, True, session=session)
 
     @classmethod
     def continue_recent(cls, cwd: str, session_dir: str | None = None) -> SessionManager:
@@ -342,11 +343,15 @@ class SessionManager:
     def get_tree(self) -> Tree:
         return self._session.tree()
 
-    def branch(self, branch_from_id: str) -> None:
-        """Move the leaf to an earlier entry (in memory; see pitui's branch actions to persist it)."""
+    def move_leaf_in_memory(self, branch_from_id: str) -> None:
+        """pi's ``branch``: move the leaf to an earlier entry, in memory only (nothing is written;
+        ``actions.move_leaf`` persists a move)."""
         if branch_from_id not in self._session.by_id:
             raise EntryNotFoundError(branch_from_id)
         self._session.leaf_id = branch_from_id
+
+    # pi's own name for it (SessionManager.branch), kept only so this class mirrors pi's API.
+    branch = move_leaf_in_memory
 
     def reset_leaf(self) -> None:
         """Move the leaf before the first entry: the next append is a new root."""

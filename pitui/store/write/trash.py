@@ -1,4 +1,8 @@
-"""Moving files to the trash, and saying why when that fails."""
+"""Moving files to the trash, and saying why when that fails.
+
+For the trash action, and for the atomic rewrite of an old-format file, which keeps the original
+in the trash.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Writing session files safely: whole-line appends, exclusive creation, atomic rewrites.
+"""Whole-line appends, exclusive create, atomic rewrite: the file operations every session write ends in.
 
 pi may be appending to the same file at the same time. Each entry therefore goes out as one
 ``os.write`` of a complete line on an ``O_APPEND`` descriptor, so two writers never interleave

@@ -1,0 +1,64 @@
+"""A session named on the command line, by its file or a prefix of its id, and read."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pitui.store.reader import Session
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 1, nothing written."""
+
+
+def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
+    """A session by path, or by a prefix of its id as ``pi --session`` takes it:
+    this folder's sessions first, then every project's."""
+    if "/" in ref or "\\" in ref or ref.endswith(".jsonl"):
+        if not os.path.exists(ref):
+            raise CliError(f"{ref}: no such file")
+        if os.path.isdir(ref):
+            raise CliError(f"{ref}: is a folder, not a session file")
+        if not os.path.isfile(ref):  # a FIFO or a device would block or never end
+            raise CliError(f"{ref}: not a regular file")
+        return ref
+    if not ref.strip():
+        raise CliError("an empty session name")
+    matches = sessions_with_id_prefix(ref, cwd, session_dir)
+    if len(matches) == 1:
+        return next(iter(matches))
+    if matches:  # pi would take the newest; a write to the wrong session is worse than a question
+        shown = ", ".join(f"{s.id} ({s.path})" for s in list(matches.values())[:3])
+        raise CliError(f"{len(matches)} sessions match {ref!r}: {shown}; give a longer prefix")
+    raise CliError(f"no session found matching {ref!r}")
+
+
+def sessions_with_id_prefix(prefix: str, cwd: str, session_dir: str | None) -> dict[str, Any]:
+    """The sessions whose id starts with ``prefix``, by file: this folder's if any match,
+    else every project's (empty: none anywhere). The only place the command line asks the
+    catalog for a session by id."""
+    from pitui.store.catalog import Catalog
+
+    catalog = Catalog()
+    for sessions in (lambda: catalog.list(cwd, session_dir), catalog.list_all):
+        matches = {s.path: s for s in sessions() if isinstance(s.id, str) and s.id.startswith(prefix)}
+        if matches:
+            return matches
+    return {}
+
+
+def load_session(path: str) -> Session:
+    """The session in ``path``, read whole; an unreadable or empty file is a :class:`CliError`."""
+    from pitui.store.reader import NotASessionError, Session
+
+    try:
+        session = Session.load(path)
+    except NotASessionError as error:
+        raise CliError(str(error)) from None
+    except OSError as error:
+        raise CliError(f"{path}: {error.strerror or error}") from None
+    if session.header is None:
+        raise CliError(f"{path}: empty file: not a pi session yet")
+    return session
