@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import generate
 
 from pitui.store.reader import Entry, Session
-from pitui.store.tree.model import FILTERS, TreeModel
+from pitui.store.tree import FILTERS, TreeModel
 
 SCREEN = 40
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import generate
 
 from pitui.store.reader import Session
-from pitui.store.tree.model import TreeModel
+from pitui.store.tree import TreeModel
 from pitui.store.write.editing import SessionEditor
 
 PI_BENCH = Path(__file__).resolve().parent / "pi_bench.mjs"

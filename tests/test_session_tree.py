@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
 from pitui.store.reader import Entry, Session
-from pitui.store.tree.model import FILTERS, TreeModel
+from pitui.store.tree import FILTERS, TreeModel
 from pitui.ui.widgets.session_tree import SessionTree
 
 REPO = Path(__file__).resolve().parent.parent

@@ -15,7 +15,8 @@ import orjson
 import pytest
 
 from pitui.store.reader import Session
-from pitui.store.tree.model import FILTERS, TreeModel
+from pitui.store.tree import FILTERS, TreeModel
+from pitui.store.tree.structure import TreeStructure
 
 if TYPE_CHECKING:
     from conftest import Oracle
@@ -932,8 +933,8 @@ def test_an_append_below_the_leaf_is_spliced_in_as_a_fresh_build_lays_it_out(
             break
     parent = session.leaf_id
     builds: list[int] = []
-    real_build = TreeModel._build
-    monkeypatch.setattr(TreeModel, "_build", lambda self: builds.append(1) or real_build(self))
+    real_build = TreeStructure.build
+    monkeypatch.setattr(TreeStructure, "build", lambda self: builds.append(1) or real_build(self))
     # One update per entry (a textless assistant is the leaf for a while), or one for them all.
     batches = [[n] for n in range(appended)] if one_by_one else [list(range(appended))]
     for batch in batches:

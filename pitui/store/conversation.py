@@ -41,6 +41,7 @@ __all__ = [
     "Totals",
     "Usage",
     "UserMessage",
+    "compact_json",
     "context_items",
     "entry_items",
     "item_from_message",
@@ -77,7 +78,7 @@ class ToolCallPart:
     @property
     def arguments_json(self) -> str:
         """The arguments as compact JSON (non-ASCII kept)."""
-        return _compact_json(self.arguments)
+        return compact_json(self.arguments)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,10 +364,12 @@ def _text(value: Any) -> str:
         return value
     if value is None or value is MISSING:
         return ""
-    return _compact_json(value)
+    return compact_json(value)
 
 
-def _compact_json(value: Any) -> str:
+def compact_json(value: Any) -> str:
+    """A JSON value as compact JSON, non-ASCII kept ('' for a missing value; a value JSON cannot
+    hold as its ``repr``)."""
     if value is MISSING:
         return ""
     try:

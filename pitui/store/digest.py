@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from pitui.store.content import extract_user_message_text, text_blocks
+from pitui.store.conversation import compact_json
 from pitui.store.jsonl import MISSING
 from pitui.store.reader import Entry, Session
 
@@ -33,7 +33,6 @@ BRANCH_SUMMARY_SUFFIX = "</summary>"
 COMPACTION_SUMMARY_PREFIX = ("The conversation history before this point was compacted into the following "
                              "summary:\n\n<summary>\n")
 COMPACTION_SUMMARY_SUFFIX = "\n</summary>"
-TOOL_RESULT_MAX_CHARS = 2000
 # A transcript keeps the newest messages that fit: about pi's budget for a 128k-token model
 # (pi estimates four characters a token).
 TRANSCRIPT_MAX_CHARS = (128_000 - 16_384) * 4
@@ -130,56 +129,81 @@ def format_file_operations(files: FileLists) -> str:
 def branch_digest(entries: list[Entry]) -> str:
     """A Markdown starting point for a branch summary: what was asked, which files were read and
     changed, which commands ran, what failed. Made from the entries alone, without a model."""
-    prompts: list[str] = []
-    commands: list[str] = []
-    errors: list[str] = []
-    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    notes = _DigestNotes()
     for entry in entries:
-        if entry.type == "message":
-            message = entry.message
-            if not isinstance(message, dict):
-                continue
-            role = entry.role
-            if role == "user":
-                text = _text_of(message.get("content"))
-                if text.strip():
-                    prompts.append(_one_line(text))
-            elif role == "assistant":
-                for call_id, name, args in _tool_calls_with_ids(message):
-                    calls[call_id] = (name, args)
-                    if name == "bash" and isinstance(args.get("command"), str):
-                        commands.append(f"`{_one_line(args['command'])}`")
-                if message.get("stopReason") == "error":
-                    reason = message.get("errorMessage")
-                    errors.append(f"model error: {_one_line(reason if isinstance(reason, str) else 'unknown')}")
-            elif role == "toolResult" and message.get("isError") is True:
-                name = message.get("toolName")
-                call = calls.get(message.get("toolCallId")) if isinstance(message.get("toolCallId"), str) else None
-                subject = _call_subject(call) if call else ""
-                label = f"{name if isinstance(name, str) else 'tool'}{subject}"
-                errors.append(f"{label}: {_one_line(_text_of(message.get('content')) or 'failed')}")
-            elif role == "bashExecution" and isinstance(message.get("command"), str):
-                code = message.get("exitCode")
-                line = f"`{_one_line(message['command'])}`"
-                if message.get("cancelled") is True:
-                    line += " (cancelled)"
-                elif isinstance(code, int) and code != 0:
-                    line += f" (exit {code})"
-                    errors.append(f"`{_one_line(message['command'])}` exited with {code}")
-                commands.append(line)
-        elif entry.type == "custom_message":
-            text = _text_of(entry.get("content"))
-            if text.strip():
-                prompts.append(_one_line(text))
+        notes.take(entry)
     files = file_lists(entries)
     parts = ["The user explored another branch before coming back here."]
-    parts.append(_section("Prompts", [f"{n}. {p}" for n, p in enumerate(prompts, 1)]))
+    parts.append(_section("Prompts", [f"{n}. {p}" for n, p in enumerate(notes.prompts, 1)]))
     parts.append(_section("Files read", [f"- {f}" for f in files.read]))
     parts.append(_section("Files changed", [f"- {f}" for f in files.modified]))
-    parts.append(_section("Commands", [f"- {c}" for c in _unique(commands)]))
-    parts.append(_section("Errors", [f"- {e}" for e in _unique(errors)]))
+    parts.append(_section("Commands", [f"- {c}" for c in _unique(notes.commands)]))
+    parts.append(_section("Errors", [f"- {e}" for e in _unique(notes.errors)]))
     parts.append("## Outcome\n- ")
     return "\n\n".join(p for p in parts if p)
+
+
+class _DigestNotes:
+    """What :func:`branch_digest` gathers, entry by entry: prompts, commands and errors, and the
+    tool calls seen so far (a failed tool result names its call's subject)."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+        self.commands: list[str] = []
+        self.errors: list[str] = []
+        self.calls: dict[str, tuple[str, dict[str, Any]]] = {}
+
+    def take(self, entry: Entry) -> None:
+        if entry.type == "custom_message":
+            self._prompt(entry.get("content"))
+            return
+        if entry.type != "message":
+            return
+        message = entry.message
+        if not isinstance(message, dict):
+            return
+        role = entry.role
+        if role == "user":
+            self._prompt(message.get("content"))
+        elif role == "assistant":
+            self._assistant(message)
+        elif role == "toolResult" and message.get("isError") is True:
+            self._failed_tool(message)
+        elif role == "bashExecution" and isinstance(message.get("command"), str):
+            self._bash(message)
+
+    def _prompt(self, content: Any) -> None:
+        text = "\n".join(text_blocks(content))
+        if text.strip():
+            self.prompts.append(_one_line(text))
+
+    def _assistant(self, message: dict[str, Any]) -> None:
+        for call_id, name, args in _tool_calls_with_ids(message):
+            self.calls[call_id] = (name, args)
+            if name == "bash" and isinstance(args.get("command"), str):
+                self.commands.append(f"`{_one_line(args['command'])}`")
+        if message.get("stopReason") == "error":
+            reason = message.get("errorMessage")
+            self.errors.append(f"model error: {_one_line(reason if isinstance(reason, str) else 'unknown')}")
+
+    def _failed_tool(self, message: dict[str, Any]) -> None:
+        name = message.get("toolName")
+        call_id = message.get("toolCallId")
+        call = self.calls.get(call_id) if isinstance(call_id, str) else None
+        subject = _call_subject(call) if call else ""
+        label = f"{name if isinstance(name, str) else 'tool'}{subject}"
+        output = "\n".join(text_blocks(message.get("content")))
+        self.errors.append(f"{label}: {_one_line(output or 'failed')}")
+
+    def _bash(self, message: dict[str, Any]) -> None:
+        code = message.get("exitCode")
+        line = f"`{_one_line(message['command'])}`"
+        if message.get("cancelled") is True:
+            line += " (cancelled)"
+        elif isinstance(code, int) and code != 0:
+            line += f" (exit {code})"
+            self.errors.append(f"`{_one_line(message['command'])}` exited with {code}")
+        self.commands.append(line)
 
 
 def branch_transcript(entries: list[Entry], max_chars: int = TRANSCRIPT_MAX_CHARS) -> str:
@@ -210,7 +234,7 @@ def _serialize(entry: Entry) -> str:
             return ""
         role = entry.role
         if role == "user":
-            text = _text_of(message.get("content"), joiner="")
+            text = extract_user_message_text(message.get("content"))
             return f"[User]: {text}" if text else ""
         if role == "assistant":
             return _serialize_assistant(message)
@@ -220,7 +244,7 @@ def _serialize(entry: Entry) -> str:
             return f"[User]: {_bash_text(message)}"
         return ""  # tool results: their calls carry the context (pi's getMessageFromEntry)
     if kind == "custom_message":
-        text = _text_of(entry.get("content"), joiner="")
+        text = extract_user_message_text(entry.get("content"))
         return f"[User]: {text}" if text else ""
     if kind == "branch_summary":
         summary = entry.get("summary")
@@ -247,7 +271,7 @@ def _serialize_assistant(message: dict[str, Any]) -> str:
             thinking.append(block["thinking"])
         elif kind == "toolCall":
             args = block.get("arguments")
-            shown = ", ".join(f"{k}={_json(v)}" for k, v in args.items()) if isinstance(args, dict) else ""
+            shown = ", ".join(f"{k}={compact_json(v)}" for k, v in args.items()) if isinstance(args, dict) else ""
             calls.append(f"{block.get('name')}({shown})")
     parts = []
     if thinking:
@@ -272,13 +296,6 @@ def _bash_text(message: dict[str, Any]) -> str:
     return text
 
 
-def _json(value: Any) -> str:
-    try:
-        return orjson.dumps(value).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        return "null"
-
-
 def _tool_calls(message: Any) -> list[tuple[Any, dict[str, Any]]]:
     return [(name, args) for _, name, args in _tool_calls_with_ids(message)]
 
@@ -297,15 +314,6 @@ def _call_subject(call: tuple[str, dict[str, Any]]) -> str:
         value = args.get(key)
         if isinstance(value, str) and value:
             return f" {_one_line(value, 80)}"
-    return ""
-
-
-def _text_of(content: Any, joiner: str = "\n") -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return joiner.join(b["text"] for b in content
-                           if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str))
     return ""
 
 

@@ -313,3 +313,67 @@ def utf16_index(text: str, index: int) -> int:
     if text.isascii():
         return index
     return index + len(_ASTRAL.findall(text, 0, index))
+
+
+# JavaScript numbers and string length for the tree's text
+
+
+def js_len(text: str) -> int:
+    """``text.length`` in JavaScript (UTF-16 code units)."""
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def js_head(text: str, count: int) -> str:
+    """``text.slice(0, count)`` in JavaScript: counted in UTF-16 units, so a cut may split a
+    surrogate pair, as in pi."""
+    if len(text) <= count // 2 or text.isascii():
+        return text[:count]
+    units = text.encode("utf-16-le", "surrogatepass")[: 2 * count]
+    return units.decode("utf-16-le", "surrogatepass")
+
+
+def js_number(value: Any) -> float:
+    """JavaScript's ``Number(value)`` for a JSON value."""
+    if value is None or value is False:
+        return 0.0
+    if value is True:
+        return 1.0
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        return js_string_to_number(value)
+    if isinstance(value, list):
+        return js_string_to_number(js_string(value))
+    return math.nan
+
+
+def js_round(value: float) -> float:
+    """``Math.round(value)``: halves go up, NaN and the infinities stay."""
+    if math.isnan(value) or math.isinf(value):
+        return value
+    return float(math.floor(value + 0.5))
+
+
+def js_or(*values: Any) -> Any:
+    """``a || b || ...``: the first truthy value, else the last."""
+    from pitui.store.jsonl import js_truthy
+
+    for value in values:
+        if js_truthy(value):
+            return value
+    return values[-1]
+
+
+def js_plus(left: Any, right: Any) -> Any:
+    """JavaScript's ``+`` on two JSON values: string concatenation if either side is a string
+    (or converts to one), else numeric addition."""
+    if isinstance(left, str | list | dict) or isinstance(right, str | list | dict):
+        return js_string(left) + js_string(right)
+    return js_number(left) + js_number(right)
+
+
+def js_minus(left: Any, right: Any) -> float:
+    """JavaScript's ``-`` on two JSON values."""
+    return js_number(left) - js_number(right)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pitui.store.content import extract_user_message_text
 from pitui.store.jsonl import MISSING, BadLine, js_trim, parse_line, split_lines
 from pitui.store.reader import Entry, FileChangedError, Session
 from pitui.store.write.manager import EntryNotFoundError, SessionManager
@@ -56,13 +57,7 @@ def resolve_entry(session: Session, ref: str) -> Entry:
 def message_text(entry: Entry) -> str:
     """A user or custom message's text, text blocks joined as pi joins them for the editor."""
     source = entry.message if entry.type == "message" else entry.data
-    content = source.get("content") if isinstance(source, dict) else None
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"
-                       and isinstance(b.get("text"), str))
-    return ""
+    return extract_user_message_text(source.get("content") if isinstance(source, dict) else None)
 
 
 def is_prompt(entry: Entry) -> bool:

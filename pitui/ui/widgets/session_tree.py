@@ -27,7 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pitui.safe_text import safe_line
-from pitui.store.tree.model import RowText, TreeModel
+from pitui.store.tree import RowText, TreeModel
 from pitui.ui.keys import OrderedKeys
 
 __all__ = ["SessionTree"]
