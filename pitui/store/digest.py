@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.store.content import extract_user_message_text, text_blocks
-from pitui.store.conversation import compact_json
-from pitui.store.jsonl import MISSING
+from pitui.store.jsonl import MISSING, dumps
 from pitui.store.reader import Entry, Session
 
 __all__ = ["FileLists", "abandoned_entries", "branch_digest", "branch_transcript", "file_lists",
@@ -271,7 +270,7 @@ def _serialize_assistant(message: dict[str, Any]) -> str:
             thinking.append(block["thinking"])
         elif kind == "toolCall":
             args = block.get("arguments")
-            shown = ", ".join(f"{k}={compact_json(v)}" for k, v in args.items()) if isinstance(args, dict) else ""
+            shown = ", ".join(f"{k}={_stringify(v)}" for k, v in args.items()) if isinstance(args, dict) else ""
             calls.append(f"{block.get('name')}({shown})")
     parts = []
     if thinking:
@@ -332,3 +331,12 @@ def _unique(items: list[str]) -> list[str]:
 
 def _section(title: str, lines: list[str]) -> str:
     return f"## {title}\n" + "\n".join(lines) if lines else ""
+
+
+def _stringify(value: Any) -> str:
+    """``JSON.stringify(value)``, as pi's ``serializeConversation`` writes a tool call's
+    arguments ("null" for what JSON cannot hold)."""
+    try:
+        return dumps(value).decode()
+    except (TypeError, ValueError):
+        return "null"
