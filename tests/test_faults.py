@@ -32,7 +32,8 @@ from pitui.store import reader as session
 from pitui.store import stats as preview
 from pitui.store.catalog import catalog
 from pitui.store.catalog.catalog import Catalog
-from pitui.store.reader import FileChangedError, Session
+from pitui.store.model import FileChangedError
+from pitui.store.reader import Session
 from pitui.store.stats import PreviewError, session_preview
 from pitui.store.write import actions, writer
 

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from sessionkit import entry, header, lines, msg, ts, write
 
-from pitui.store.jsonl import MISSING, BadLine, parse_line, split_lines
-from pitui.store.reader import NotASessionError, Session
+from pitui.store.js import MISSING
+from pitui.store.jsonl import BadLine, parse_line, split_lines
+from pitui.store.model import NotASessionError
+from pitui.store.reader import Session
 
 
 def ids(entries):
@@ -148,7 +150,7 @@ def test_invalid_timestamps_sort_as_v8_does(tmp_path: Path):
     ([3, 2, float("nan"), 1], [3, 1, 0, 2]),
 ])
 def test_v8_sort_with_nan_matches_node(keys, expected):
-    from pitui.store.reader import _v8_sort
+    from pitui.store.model import _v8_sort
 
     assert _v8_sort(list(range(len(keys))), keys) == expected
 
@@ -158,7 +160,7 @@ def test_leaf_is_the_last_line_whatever_its_type(tmp_path: Path):
                  entry("label", "l1", "b", n=2, targetId="a", label="start"))
     session = Session.load(str(path))
     assert session.leaf_id == "l1"
-    assert ids(session.branch()) == ["a", "b", "l1"]
+    assert ids(session.path_to()) == ["a", "b", "l1"]
 
 
 def test_labels_set_change_clear_and_timestamps(tmp_path: Path):
@@ -184,7 +186,7 @@ def test_name_latest_wins_and_empty_clears(tmp_path: Path):
 def test_cycles_never_hang(tmp_path: Path):
     path = write(tmp_path / "c.jsonl", header(), msg("a", "c"), msg("b", "a", n=1), msg("c", "b", n=2))
     session = Session.load(str(path))
-    assert ids(session.branch()) == ["a", "b", "c"]
+    assert ids(session.path_to()) == ["a", "b", "c"]
     assert session.tree().roots == []
     assert len(session.context().messages) == 3
 
@@ -206,7 +208,7 @@ def test_hundred_thousand_deep_chain_needs_no_recursion():
                         "timestamp": ts(0)})
         parent = f"{i:08x}"
     session = Session.from_bytes(lines(*objects))
-    assert len(session.branch()) == 100_000
+    assert len(session.path_to()) == 100_000
     assert len(session.tree().roots) == 1
 
 
@@ -301,7 +303,7 @@ def test_refresh_reads_what_pi_appended_and_waits_for_a_torn_line(tmp_path: Path
                      + b'{"type":"mess')
     assert session.refresh() == 2
     assert [e.id for e in session.entries] == ["a", "b", "l"] and session.leaf_id == "l"
-    assert session.labels == {"a": "x"} and [e.id for e in session.branch()] == ["a", "b", "l"]
+    assert session.labels == {"a": "x"} and [e.id for e in session.path_to()] == ["a", "b", "l"]
     assert [p.line for p in session.problems] == [5]  # only the new torn line
     assert session.entry("b").message["role"] == "assistant"  # bodies are read from the grown file
     fresh = Session.load(str(path))
@@ -309,7 +311,7 @@ def test_refresh_reads_what_pi_appended_and_waits_for_a_torn_line(tmp_path: Path
 
 
 def test_refresh_refuses_a_replaced_or_shortened_file(tmp_path: Path):
-    from pitui.store.reader import FileChangedError
+    from pitui.store.model import FileChangedError
 
     path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", n=1))
     session = Session.load(str(path))

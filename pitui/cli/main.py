@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pitui.safe_text import safe
 from pitui.store import paths
-from pitui.store.jsonl import MISSING, dumps
+from pitui.store.js import MISSING
+from pitui.store.jsonl import dumps
 from pitui.store.timefmt import format_age
 
 if TYPE_CHECKING:
@@ -65,7 +66,8 @@ def resolve_session(ref: str, cwd: str, session_dir: str | None) -> str:
 
 
 def _load(path: str) -> Session:
-    from pitui.store.reader import NotASessionError, Session
+    from pitui.store.model import NotASessionError
+    from pitui.store.reader import Session
 
     try:
         session = Session.load(path)
@@ -83,7 +85,7 @@ def _load(path: str) -> Session:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from pitui.store.canonical import inspect_file
-    from pitui.store.reader import NotASessionError
+    from pitui.store.model import NotASessionError
 
     path = resolve_session(args.session, args.cwd, args.session_dir)
     if args.json:
@@ -214,7 +216,7 @@ def _actions() -> ModuleType:
 
 
 def _write_action(func: Any, *call_args: Any) -> Any:
-    from pitui.store.reader import NotASessionError
+    from pitui.store.model import NotASessionError
     from pitui.store.write.actions import ActionError
 
     try:
@@ -533,7 +535,8 @@ def finish_app(result: Any, config: Any) -> int:
 
 
 def _session_cwd(path: str) -> str | None:
-    from pitui.store.reader import NotASessionError, Session
+    from pitui.store.model import NotASessionError
+    from pitui.store.reader import Session
 
     try:
         cwd = Session.load(path).cwd

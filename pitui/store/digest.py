@@ -21,8 +21,9 @@ from typing import Any
 
 import orjson
 
-from pitui.store.jsonl import MISSING
-from pitui.store.reader import Entry, Session
+from pitui.store.js import MISSING
+from pitui.store.model import Entry
+from pitui.store.reader import Session
 
 __all__ = ["FileLists", "abandoned_entries", "branch_digest", "branch_transcript", "file_lists",
            "format_file_operations"]

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.safe_text import safe_line, visible_controls
-from pitui.store.js import iso_ms
-from pitui.store.jsonl import MISSING
+from pitui.store.js import MISSING, iso_ms
 from pitui.store.reader import Session
 
 

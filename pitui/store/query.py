@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from pitui.store.jsonl import JS_WHITESPACE, MISSING, js_trim
+from pitui.store.js import JS_WHITESPACE, MISSING, js_trim
 
 __all__ = [
     "BOUNDARY_CHARS",

@@ -39,8 +39,18 @@ from typing import Any
 
 import orjson
 
-from pitui.store.js import iso_ms, js_date_parse, js_date_value, js_string, time_clip
-from pitui.store.jsonl import JS_SPACE_LEADS, JS_WHITESPACE, MISSING, UNPARSED, BadLine, js_trim, parse_line
+from pitui.store.js import (
+    JS_SPACE_LEADS,
+    JS_WHITESPACE,
+    MISSING,
+    iso_ms,
+    js_date_parse,
+    js_date_value,
+    js_string,
+    js_trim,
+    time_clip,
+)
+from pitui.store.jsonl import UNPARSED, BadLine, parse_line
 from pitui.store.paths import agent_dir as default_agent_dir
 from pitui.store.paths import default_session_dir, session_dir_for, sessions_root
 

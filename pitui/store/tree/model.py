@@ -34,9 +34,19 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 
-from pitui.store.js import js_date_value, js_join_value, js_number_string, js_string, js_string_to_number
-from pitui.store.jsonl import MISSING, dumps, js_trim, js_truthy
-from pitui.store.reader import Entry, FileChangedError, Session, _sort_children
+from pitui.store.js import (
+    MISSING,
+    js_date_value,
+    js_join_value,
+    js_number_string,
+    js_string,
+    js_string_to_number,
+    js_trim,
+    js_truthy,
+)
+from pitui.store.jsonl import dumps
+from pitui.store.model import Entry, FileChangedError, _sort_children
+from pitui.store.reader import Session
 
 __all__ = ["FILTERS", "FILTER_TAGS", "RowText", "TreeModel"]
 
