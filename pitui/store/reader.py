@@ -12,12 +12,10 @@ import stat
 from collections.abc import Iterable
 from typing import Any
 
-import orjson
-
 from pitui.store import parallel, tuning
 from pitui.store.context import context_messages, has_retained_tail
 from pitui.store.js import MISSING, as_key, js_trim, js_truthy
-from pitui.store.jsonl import UNPARSED, BadLine, iter_lines, parse_line, split_lines
+from pitui.store.jsonl import BadLine, iter_lines, parse_fast, split_lines
 from pitui.store.migrate import CURRENT_VERSION, migrate, version_number
 from pitui.store.model import (
     DiskState,
@@ -114,23 +112,15 @@ class Session:
 
         def consume(lines: Iterable[tuple[int, int, bytes]]) -> None:
             nonlocal header, keep, needs_migration, last_number
-            loads, decode_error = orjson.loads, orjson.JSONDecodeError
             problems, append = session.problems, entries.append
             for number, offset, line in lines:
                 last_number = number
-                value = UNPARSED
-                if line[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
-                    try:
-                        value = loads(line)
-                    except decode_error:
-                        value = UNPARSED
-                if value is UNPARSED:
-                    try:
-                        value = parse_line(line, orjson_refused=True)  # the slower rules for what orjson refuses
-                    except BadLine as error:
-                        problems.append(LineProblem(where, number, _describe_bad_line(line, error)))
-                        unparsed.append((offset, len(line)))
-                        continue
+                try:
+                    value = parse_fast(line)
+                except BadLine as error:
+                    problems.append(LineProblem(where, number, _describe_bad_line(line, error)))
+                    unparsed.append((offset, len(line)))
+                    continue
                 if header is None:
                     # pi checks only the first line that parses.
                     if not isinstance(value, dict) or value.get("type") != "session" \
@@ -479,7 +469,6 @@ class Session:
         for entry in selected:
             messages.extend(context_messages(entry))
         return SessionContext(messages, thinking, model, selected)
-
 
 
 def _describe_bad_line(data: bytes, error: BadLine) -> str:
