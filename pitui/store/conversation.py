@@ -2,7 +2,7 @@
 
 :func:`context_items` follows pi's context rules through the session's own
 :meth:`~pitui.store.reader.Session.context_entries` and
-:func:`~pitui.store.reader.context_messages` (reference §4.3, §4.4) and turns each context
+:func:`~pitui.store.context.context_messages` (reference §4.3, §4.4) and turns each context
 message into one item a view can show without reading the file again: decoded text, tool calls
 with their arguments, images as placeholders (their data is dropped), usage and cost.
 

@@ -106,7 +106,7 @@ class SessionEditor:
     def catch_up(self) -> int:
         """Read what was appended since the last read (pi writing); returns the entries read.
 
-        Raises :class:`~pitui.store.reader.FileChangedError` when the file was replaced: it must be read again
+        Raises :class:`~pitui.store.model.FileChangedError` when the file was replaced: it must be read again
         whole before anything is written to it.
         """
         if self.session.migrated:
