@@ -1,8 +1,8 @@
 """pi's migration of old session files, v1 -> v2 -> v3, done in memory (the file is left as it is).
 
-Mirrors ``migrateSessionEntries`` (reference §3.3): v1 entries get ids and one chain in file order,
-a v1 compaction's ``firstKeptEntryIndex`` becomes ``firstKeptEntryId``, v2's ``hookMessage`` role
-becomes ``custom``.
+Mirrors ``migrateToCurrentVersion`` with ``migrateV1ToV2`` and ``migrateV2ToV3`` (reference §3.3):
+v1 entries get ids and one chain in file order, a v1 compaction's ``firstKeptEntryIndex`` becomes
+``firstKeptEntryId``, v2's ``hookMessage`` role becomes ``custom``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def version_number(version: Any) -> float:
 
 def migrate(header: dict[str, Any], entries: list[Entry], parsed_order: list[dict[str, Any]],
              version: Any) -> None:
-    """v1 -> v2 -> v3 in memory (reference §3.3); the file is left as it is."""
+    """``migrateToCurrentVersion``: v1 -> v2 -> v3 in memory (reference §3.3); the file is left as
+    it is. v1 ids are :func:`~pitui.store.ids.stable_id` (pi draws random ones)."""
     number = version_number(version)
     if math.isnan(number):
         return  # JavaScript: NaN >= 3 and NaN < 2 are both false, so nothing happens.
