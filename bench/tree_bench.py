@@ -43,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import generate
 
-from pitui.store.reader import Entry, Session
+from pitui.store.model import Entry
+from pitui.store.reader import Session
 from pitui.store.tree import FILTERS, TreeModel
 
 SCREEN = 40

@@ -92,7 +92,7 @@ def test_label_rename_branch_fork_clone_print_what_they_made(tmp_path: Path):
     assert branch.returncode == 0 and "follow-up" in branch.stderr  # the message, to ask again
     session = Session.load(str(path))
     assert session.name == "Demo" and session.labels == {"b": "answer"}
-    assert [e.id for e in session.branch()][:2] == ["a", "b"]
+    assert [e.id for e in session.path_to()][:2] == ["a", "b"]
     fork = pitui("fork", str(path), "d")
     clone = pitui("clone", str(path))
     for result in (fork, clone):

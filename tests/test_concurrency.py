@@ -32,7 +32,7 @@ TIMEOUT = 120  # a hung child fails the test instead of hanging it
 PITUI_WRITER = textwrap.dedent("""
     import json, random, sys
     from pitui.store.write import actions
-    from pitui.store.reader import FileChangedError
+    from pitui.store.model import FileChangedError
 
     path, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)

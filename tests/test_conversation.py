@@ -37,8 +37,9 @@ from pitui.store.conversation import (
     session_totals,
     totals,
 )
-from pitui.store.jsonl import MISSING, js_truthy
-from pitui.store.reader import NotASessionError, Opaque, Session
+from pitui.store.js import MISSING, Opaque, js_truthy
+from pitui.store.model import NotASessionError
+from pitui.store.reader import Session
 
 if TYPE_CHECKING:
     from conftest import Oracle
@@ -367,7 +368,7 @@ def _ids_regenerated(session: Session) -> bool:
 
 
 def _last_compaction_has_tail(session: Session, leaf: Any) -> bool:
-    compactions = [e for e in session.branch(leaf) if e.type == "compaction"]
+    compactions = [e for e in session.path_to(leaf) if e.type == "compaction"]
     return bool(compactions) and js_truthy(compactions[-1].get("retainedTail"))
 
 

@@ -11,7 +11,8 @@ import pytest
 from sessionkit import entry, header, msg, write
 
 from pitui.store.digest import abandoned_entries, branch_digest, branch_transcript, file_lists
-from pitui.store.reader import FileChangedError, Session
+from pitui.store.model import FileChangedError
+from pitui.store.reader import Session
 from pitui.store.write.actions import BRANCH_CUSTOM_TYPE, ActionError
 from pitui.store.write.editing import SessionEditor
 
@@ -63,7 +64,7 @@ def check_with_pi(oracle: Any, path: Path) -> dict[str, Any]:
     seen = oracle.open(path)
     mine = Session.load(str(path))
     assert seen["leafId"] == mine.leaf_id
-    assert seen["branch"] == [e.id for e in mine.branch()]
+    assert seen["branch"] == [e.id for e in mine.path_to()]
     assert seen["labels"] == dict(mine.labels)
     assert seen["name"] == mine.name
     assert len(seen["context"]["messages"]) == len(mine.context().messages)

@@ -31,7 +31,8 @@ from pitui.cli import main as cli
 from pitui.store import reader as session
 from pitui.store import stats as preview
 from pitui.store.catalog import Catalog, catalog, scan
-from pitui.store.reader import FileChangedError, Session
+from pitui.store.model import FileChangedError
+from pitui.store.reader import Session
 from pitui.store.stats import PreviewError, session_preview
 from pitui.store.write import actions, writer
 

@@ -38,8 +38,10 @@ from hypothesis import strategies as st  # noqa: E402
 
 from pitui.store.canonical import inspect_session  # noqa: E402
 from pitui.store.catalog import Catalog  # noqa: E402
-from pitui.store.jsonl import JS_WHITESPACE, MISSING, BadLine, parse_line  # noqa: E402
-from pitui.store.reader import NotASessionError, Opaque, Session  # noqa: E402
+from pitui.store.js import JS_WHITESPACE, MISSING, Opaque  # noqa: E402
+from pitui.store.jsonl import BadLine, parse_line  # noqa: E402
+from pitui.store.model import NotASessionError  # noqa: E402
+from pitui.store.reader import Session  # noqa: E402
 from pitui.store.stats import PreviewError, session_preview  # noqa: E402
 from pitui.store.write import actions  # noqa: E402
 
@@ -663,7 +665,7 @@ def leaf_id_is_a_container(path: str, target: str | None) -> bool:
         session = Session.load(path)
     except NotASessionError:
         return False
-    return any(isinstance(e.id, Opaque) for e in session.branch(MISSING if target is None else target))
+    return any(isinstance(e.id, Opaque) for e in session.path_to(MISSING if target is None else target))
 
 
 # Found by these tests: the leaf is an entry whose id is a list, so the new entry's parent is one.
@@ -714,4 +716,4 @@ def test_clone_when_the_leaf_id_is_a_list() -> None:
         Path(path).write_bytes(OPAQUE_LEAF)
         source = Session.load(path)
         copy = Session.load(actions.clone(path))
-        assert [key(e.id) for e in copy.branch()] == [key(e.id) for e in source.branch()]
+        assert [key(e.id) for e in copy.path_to()] == [key(e.id) for e in source.path_to()]

@@ -156,10 +156,10 @@ async def test_up_up_ctrl_n_in_one_read_forks_from_the_entry_moved_to(tmp_path: 
         feed(pilot, "up", "up", "ctrl+n", "enter")  # Enter answers the question that Ctrl+N asks
         await until(pilot, lambda: _forked(pilot, path))
         forked = Session.load(view_of(pilot).session_path)
-        expected = Session.load(str(path)).branch(two_up)
+        expected = Session.load(str(path)).path_to(two_up)
         if expected[-1].role == "user":
             expected = expected[:-1]  # forking at a prompt stops before it, as pi's /fork
-        assert [e.id for e in forked.branch()] == [e.id for e in expected]
+        assert [e.id for e in forked.path_to()] == [e.id for e in expected]
 
 
 async def test_label_typed_and_entered_in_one_read(tmp_path: Path) -> None:

@@ -3,15 +3,19 @@ exactly the one a single pass gives (entries, problems, line numbers, leaf, torn
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import pitui.store.reader as session_mod
+from pitui.store import parallel as parallel_mod
+from pitui.store import tuning
+from pitui.store.model import NotASessionError
 from pitui.store.reader import Session
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the parallel read forks (Linux only)")
@@ -74,10 +78,10 @@ def _lines(count: int) -> list[bytes]:
 
 def _read(path: Path, *, parallel: int | None, monkeypatch: pytest.MonkeyPatch) -> Session:
     if parallel is None:
-        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 1 << 62)
+        monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
     else:
-        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 0)
-        monkeypatch.setattr(session_mod, "PARALLEL_WORKERS", parallel)
+        monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(tuning, "PARALLEL_WORKERS", parallel)
     return Session.load(str(path))
 
 
@@ -88,20 +92,20 @@ def _signature(s: Session) -> Any:
     return (entries, s.problems, s.leaf_id, s.unparsed, s.read_upto, s.next_line, s.torn_line, s.header,
             s.header_offset, dict(s.labels), s.original_version,
             [e.id for e in s.tree().roots if isinstance(e.id, str)],
-            [e.id for e in s.branch()])
+            [e.id for e in s.path_to()])
 
 
 def _same(path: Path, monkeypatch: pytest.MonkeyPatch, workers: int = 1) -> Session:
     single = _read(path, parallel=None, monkeypatch=monkeypatch)
     calls: list[Any] = []
-    start = session_mod._start_parallel
+    start = parallel_mod.start_parallel
 
     def spy(*args: Any) -> Any:
         result = start(*args)
         calls.append(result)
         return result
 
-    monkeypatch.setattr(session_mod, "_start_parallel", spy)
+    monkeypatch.setattr(parallel_mod, "start_parallel", spy)
     parallel = _read(path, parallel=workers, monkeypatch=monkeypatch)
     assert calls and calls[0] is not None, "the parallel path did not run"
     assert _signature(parallel) == _signature(single)
@@ -139,7 +143,7 @@ def test_a_child_that_fails_leaves_its_lines_to_the_main_process(tmp_path: Path,
     def fail(*args: Any) -> Any:
         raise RuntimeError("no")
 
-    monkeypatch.setattr(session_mod, "_parse_chunk", fail)  # inherited by the forked child
+    monkeypatch.setattr(parallel_mod, "parse_chunk", fail)  # inherited by the forked child
     _same(path, monkeypatch, 2)
 
 
@@ -160,17 +164,17 @@ def test_old_versions_and_odd_headers_take_the_one_pass_path(tmp_path: Path, mon
                    b"garbage", b'{"type":"message","id":"a"}'):
         path = tmp_path / "s.jsonl"
         path.write_bytes(b"\n".join([header, *lines[1:]]) + b"\n")
-        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 0)
-        monkeypatch.setattr(session_mod, "PARALLEL_WORKERS", 2)
-        assert session_mod._start_parallel(path.read_bytes(), 1) is None
+        monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(tuning, "PARALLEL_WORKERS", 2)
+        assert parallel_mod.start_parallel(path.read_bytes(), 1) is None
         try:
             parallel = _signature(Session.load(str(path)))
-        except session_mod.NotASessionError:
+        except NotASessionError:
             parallel = "not a session"
-        monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 1 << 62)
+        monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
         try:
             single = _signature(Session.load(str(path)))
-        except session_mod.NotASessionError:
+        except NotASessionError:
             single = "not a session"
         assert parallel == single
 
@@ -183,6 +187,56 @@ def test_refresh_after_a_parallel_read(tmp_path: Path, monkeypatch: pytest.Monke
     with path.open("ab") as f:
         f.write(b'n","parentId":null}\n' + json.dumps(_entry(99999, "torn")).encode() + b"\n")
     assert s.refresh() == 2
-    monkeypatch.setattr(session_mod, "PARALLEL_MIN_BYTES", 1 << 62)
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
     fresh = Session.load(str(path))
     assert _signature(s)[:9] == _signature(fresh)[:9]
+
+
+def test_a_threaded_process_reads_in_one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process running a second thread (the app) does not fork: the whole file is read in the
+    process, and read the same."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(1500)) + b"\n")
+    single = _signature(_read(path, parallel=None, monkeypatch=monkeypatch))
+    calls: list[Any] = []
+    start = parallel_mod.start_parallel
+
+    def spy(*args: Any) -> Any:
+        calls.append((tuning.can_fork(), start(*args)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(parallel_mod, "start_parallel", spy)
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(tuning, "PARALLEL_WORKERS", 2)
+    read: list[Session] = []
+    worker = threading.Thread(target=lambda: read.append(Session.load(str(path))))
+    worker.start()
+    worker.join()
+    assert calls == [(False, None)]
+    assert _signature(read[0]) == single
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_reader_leaves_the_garbage_collector_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          enabled: bool) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(300)) + b"\n")
+    seen: list[bool] = []
+    start = parallel_mod.start_parallel
+
+    def spy(*args: Any) -> Any:
+        seen.append(gc.isenabled())
+        return start(*args)
+
+    monkeypatch.setattr(parallel_mod, "start_parallel", spy)
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 0)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        Session.load(str(path))
+        assert gc.isenabled() is enabled and seen == [enabled]
+        with tuning.gc_paused():
+            assert not gc.isenabled()
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

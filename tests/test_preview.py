@@ -19,9 +19,9 @@ import sessionkit as kit
 
 import pitui.demo
 from pitui.store.js import iso_ms
+from pitui.store.jsonl import BLOCK
 from pitui.store.reader import Session
 from pitui.store.stats import (
-    BLOCK,
     PROMPT_CHARS,
     PreviewCancelled,
     PreviewError,

@@ -10,7 +10,7 @@ import time
 import pytest
 from textual.app import App, ComposeResult
 
-from pitui.store.reader import Problem
+from pitui.store.model import LineProblem
 from pitui.store.stats import LabelInfo, ModelUse, SessionPreview, Tokens
 from pitui.ui.widgets.preview_pane import (
     MAX_LABELS,
@@ -146,7 +146,7 @@ async def test_many_labels_are_cut_and_counted():
 
 
 async def test_skipped_lines_are_said():
-    preview = dataclasses.replace(BASE, skipped_lines=3, problems=(Problem(BASE.path, 4, "not valid JSON"),))
+    preview = dataclasses.replace(BASE, skipped_lines=3, problems=(LineProblem(BASE.path, 4, "not valid JSON"),))
     text = "\n".join(await shown(preview))
     assert "3 unreadable lines skipped (line 4: not valid JSON)" in text
 

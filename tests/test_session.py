@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import pytest
 from sessionkit import entry, header, lines, msg, ts, write
 
-from pitui.store.jsonl import MISSING, BadLine, parse_line, split_lines
-from pitui.store.reader import NotASessionError, Session
+from pitui.store.ids import uuid7
+from pitui.store.js import MISSING
+from pitui.store.jsonl import BadLine, iter_lines, parse_fast, parse_line, split_lines
+from pitui.store.model import NotASessionError
+from pitui.store.reader import Session
 
 
 def ids(entries):
@@ -33,6 +37,46 @@ def test_parse_line_accepts_what_json_parse_accepts_and_rejects_the_rest():
     for bad in (b'{"t":NaN}', b'{"t":1', b"garbage", b'{"t":Infinity}'):
         with pytest.raises(BadLine):
             parse_line(bad)
+
+
+@pytest.mark.parametrize("block", [1, 3, 7, 1 << 20])
+def test_iter_lines_reads_a_file_in_blocks_as_it_reads_a_buffer_and_resumes(tmp_path: Path, block: int):
+    data = b'{"a":1}\n  \n\n{"b":"x\xe2\x80\xa8y"}\r\n' + b"z" * 20 + b"\n{\"torn"
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        for blanks in (False, True):
+            whole = list(iter_lines(data, blanks=blanks))
+            assert list(iter_lines(fd, 0, len(data), blanks=blanks, block=block)) == whole
+            assert list(iter_lines(fd, blanks=blanks, block=block)) == whole  # to the end of the file
+        assert [n for n, _, _ in iter_lines(data)] == [1, 4, 5, 6]
+        _, offset, line = list(iter_lines(data))[1]
+        rest = offset + len(line) + 1  # resume after line 4
+        assert list(iter_lines(fd, rest, len(data), 5, block=block)) == list(iter_lines(data))[2:]
+        assert list(iter_lines(data[rest:], number=5, base_offset=rest)) == list(iter_lines(data))[2:]
+        blocks = []
+        list(iter_lines(fd, 0, len(data), block=block, before_block=lambda: blocks.append(1)))
+        assert len(blocks) == -(-len(data) // block)
+    finally:
+        os.close(fd)
+
+
+def test_parse_fast_is_parse_line():
+    for line in (b'{"t":"\\ud800"}', b'{"n":123456789012345678901234567890}', b"[1]", b" {}", b"null", b'"s"'):
+        assert parse_fast(line) == parse_line(line)
+    for bad in (b'{"t":NaN}', b"{", b"garbage", b"\x00" * 10, b""):
+        with pytest.raises(BadLine) as fast:
+            parse_fast(bad)
+        with pytest.raises(BadLine) as slow:
+            parse_line(bad)
+        assert str(fast.value) == str(slow.value)
+
+
+def test_uuid7_from_a_given_time_and_random_bits():
+    got = uuid7(0x0123456789AB, (0xABC << 62) | 0x123456789ABCDEF)
+    assert got == "01234567-89ab-7abc-8123-456789abcdef"
+    assert uuid7()[14] == "7" and uuid7() != uuid7()
 
 
 # ---------------------------------------------------------------- loading
@@ -148,7 +192,7 @@ def test_invalid_timestamps_sort_as_v8_does(tmp_path: Path):
     ([3, 2, float("nan"), 1], [3, 1, 0, 2]),
 ])
 def test_v8_sort_with_nan_matches_node(keys, expected):
-    from pitui.store.reader import _v8_sort
+    from pitui.store.model import _v8_sort
 
     assert _v8_sort(list(range(len(keys))), keys) == expected
 
@@ -158,7 +202,7 @@ def test_leaf_is_the_last_line_whatever_its_type(tmp_path: Path):
                  entry("label", "l1", "b", n=2, targetId="a", label="start"))
     session = Session.load(str(path))
     assert session.leaf_id == "l1"
-    assert ids(session.branch()) == ["a", "b", "l1"]
+    assert ids(session.path_to()) == ["a", "b", "l1"]
 
 
 def test_labels_set_change_clear_and_timestamps(tmp_path: Path):
@@ -184,7 +228,7 @@ def test_name_latest_wins_and_empty_clears(tmp_path: Path):
 def test_cycles_never_hang(tmp_path: Path):
     path = write(tmp_path / "c.jsonl", header(), msg("a", "c"), msg("b", "a", n=1), msg("c", "b", n=2))
     session = Session.load(str(path))
-    assert ids(session.branch()) == ["a", "b", "c"]
+    assert ids(session.path_to()) == ["a", "b", "c"]
     assert session.tree().roots == []
     assert len(session.context().messages) == 3
 
@@ -206,7 +250,7 @@ def test_hundred_thousand_deep_chain_needs_no_recursion():
                         "timestamp": ts(0)})
         parent = f"{i:08x}"
     session = Session.from_bytes(lines(*objects))
-    assert len(session.branch()) == 100_000
+    assert len(session.path_to()) == 100_000
     assert len(session.tree().roots) == 1
 
 
@@ -301,15 +345,29 @@ def test_refresh_reads_what_pi_appended_and_waits_for_a_torn_line(tmp_path: Path
                      + b'{"type":"mess')
     assert session.refresh() == 2
     assert [e.id for e in session.entries] == ["a", "b", "l"] and session.leaf_id == "l"
-    assert session.labels == {"a": "x"} and [e.id for e in session.branch()] == ["a", "b", "l"]
+    assert session.labels == {"a": "x"} and [e.id for e in session.path_to()] == ["a", "b", "l"]
     assert [p.line for p in session.problems] == [5]  # only the new torn line
     assert session.entry("b").message["role"] == "assistant"  # bodies are read from the grown file
     fresh = Session.load(str(path))
     assert [e.id for e in fresh.entries] == [e.id for e in session.entries]
 
 
+def test_a_body_not_kept_is_read_from_the_file_by_read_data(tmp_path: Path):
+    from pitui.store.model import FileChangedError
+
+    path = write(tmp_path / "s.jsonl", header(), msg("a", None, text="first"), msg("b", "a", n=1))
+    session = Session.load(str(path))
+    entry = session.entry("a")
+    assert entry._data is None  # a message body is not kept
+    assert entry.read_data() == entry.data and entry.data["message"]["content"] == "first"
+    assert Session.load(str(path), keep_bodies=True).entry("a").read_data() == entry.data
+    path.write_bytes(path.read_bytes().replace(b'"id":"a"', b'"id":"z"'))  # changed in place
+    with pytest.raises(FileChangedError):
+        entry.read_data()
+
+
 def test_refresh_refuses_a_replaced_or_shortened_file(tmp_path: Path):
-    from pitui.store.reader import FileChangedError
+    from pitui.store.model import FileChangedError
 
     path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", n=1))
     session = Session.load(str(path))

@@ -12,7 +12,8 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
-from pitui.store.reader import Entry, Session
+from pitui.store.model import Entry
+from pitui.store.reader import Session
 from pitui.store.tree import FILTERS, TreeModel
 from pitui.ui.widgets.session_tree import SessionTree
 

@@ -165,5 +165,5 @@ def test_keys_typed_while_a_session_opens_act_in_turn(terminal: Callable[..., Te
     assert len(labelled) == 1
     _, session = labelled[0]
     (target,) = [entry for entry, label in session.labels.items() if label == "mark"]
-    path_ids = [entry.id for entry in session.branch()]
+    path_ids = [entry.id for entry in session.path_to()]
     assert path_ids.index(target) < len(path_ids) - 1  # above the leaf, not the leaf itself

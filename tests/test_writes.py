@@ -93,7 +93,7 @@ def test_branch_without_summary_appends_a_pitui_branch_custom_entry(tmp_path: Pa
     assert data["customType"] == "pitui.branch" and data["parentId"] == "a0000001"
     assert data["data"] == {"from": "a0000003"}
     session = Session.load(str(path))
-    assert [e.id for e in session.branch()][:-1] == ["a0000000", "a0000001"]
+    assert [e.id for e in session.path_to()][:-1] == ["a0000000", "a0000001"]
     assert [m["content"][0]["text"] if m["role"] == "assistant" else m["content"]
             for m in session.context().messages] == ["text 0", "text 1"]
     assert result.prompt_text is None
@@ -240,7 +240,7 @@ def test_fork_from_and_continue_recent(tmp_path: Path):
 
 
 def test_open_refuses_a_foreign_file_without_touching_it(tmp_path: Path):
-    from pitui.store.reader import NotASessionError
+    from pitui.store.model import NotASessionError
 
     path = tmp_path / "foreign.jsonl"
     path.write_bytes(b'{"kind":"header","version":4}\n')
@@ -253,7 +253,7 @@ def test_open_refuses_a_foreign_file_without_touching_it(tmp_path: Path):
 
 
 def test_a_write_on_a_stale_read_is_refused(tmp_path: Path):
-    from pitui.store.reader import FileChangedError
+    from pitui.store.model import FileChangedError
 
     path = linear(tmp_path / "s.jsonl")
     manager = SessionManager.open(str(path))

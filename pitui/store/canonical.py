@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitui.store.js import js_string
-from pitui.store.jsonl import MISSING, prepare
-from pitui.store.reader import Opaque, Session, context_messages
+from pitui.store.context import context_messages
+from pitui.store.js import MISSING, Opaque, js_string
+from pitui.store.jsonl import prepare
+from pitui.store.reader import Session
 
 
 def _id(value: Any) -> Any:
@@ -106,7 +107,7 @@ def inspect_session(session: Session) -> dict[str, Any]:
                      if type(e.id) is str and type(e.type) is str and (e.parent_id is None or type(e.parent_id) is str)
                      else [_id(e.id), _id(e.type), _id(e.parent_id)] for e in session.entries],
         "leafId": session.leaf_id if session.leaf_id is MISSING else _id(session.leaf_id),
-        "branch": [_id(e.id) for e in session.branch()],
+        "branch": [_id(e.id) for e in session.path_to()],
         "tree": {"roots": [_id(r.id) for r in tree.roots], "children": children},
         "labels": prepare(labels),
         "name": session.name,

@@ -2,7 +2,7 @@
 
 :func:`context_items` follows pi's context rules through the session's own
 :meth:`~pitui.store.reader.Session.context_entries` and
-:func:`~pitui.store.reader.context_messages` (reference §4.3, §4.4) and turns each context
+:func:`~pitui.store.context.context_messages` (reference §4.3, §4.4) and turns each context
 message into one item a view can show without reading the file again: decoded text, tool calls
 with their arguments, images as placeholders (their data is dropped), usage and cost.
 
@@ -21,8 +21,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pitui.store.jsonl import MISSING, js_truthy
-from pitui.store.reader import Entry, Session, context_messages
+from pitui.store.context import context_messages
+from pitui.store.js import MISSING, js_truthy
+from pitui.store.model import Entry
+from pitui.store.reader import Session
 
 __all__ = [
     "AssistantMessage",
@@ -455,7 +457,7 @@ def path_totals(session: Session, entry_id: Any = MISSING) -> Totals:
     ``entry_id`` left out is the leaf; None is before the first entry (nothing)."""
     if entry_id is None:
         return Totals()
-    return _entries_totals(session.branch(entry_id))
+    return _entries_totals(session.path_to(entry_id))
 
 
 def session_totals(session: Session) -> Totals:

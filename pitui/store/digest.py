@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.store.content import extract_user_message_text, text_blocks
-from pitui.store.jsonl import MISSING, dumps
-from pitui.store.reader import Entry, Session
+from pitui.store.js import MISSING
+from pitui.store.jsonl import dumps
+from pitui.store.model import Entry
+from pitui.store.reader import Session
 
 __all__ = ["FileLists", "abandoned_entries", "branch_digest", "branch_transcript", "file_lists",
            "format_file_operations"]

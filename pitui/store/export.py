@@ -11,7 +11,7 @@ from typing import Any
 
 from pitui.safe_text import safe_line, visible_controls
 from pitui.store import conversation as conv
-from pitui.store.jsonl import MISSING
+from pitui.store.js import MISSING
 from pitui.store.reader import Session
 
 # A rendered message is a title and its pieces: (kind, text, language), kind one of "text",

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pitui.store.js import js_lower, utf16
-from pitui.store.jsonl import JS_WHITESPACE, js_trim
+from pitui.store.js import JS_WHITESPACE, js_lower, js_trim, utf16
 from pitui.store.jsregex import JS_SPACE_CLASS
 
 if TYPE_CHECKING:

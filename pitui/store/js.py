@@ -1,5 +1,9 @@
-"""JavaScript's conversions of JSON values, for the places where pi's behaviour depends on them:
-``new Date(x).getTime()``, ``Date.toISOString()``, ``String(x)`` and ``Array.join``."""
+"""The JavaScript semantics pi depends on, for the JSON values of session files.
+
+``undefined`` (:data:`MISSING`), ``String.prototype.trim`` and JavaScript's whitespace (on text,
+and on the UTF-8 bytes of a file), truthiness, ``new Date(x).getTime()``, ``Date.toISOString()``,
+``String(x)``, ``Array.join`` and ``Number(text)``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,99 @@ import re
 import time
 from typing import Any
 
-from pitui.store.jsonl import MISSING
+# --------------------------------------------------------------------------------------------
+# undefined, whitespace and truthiness
+
+
+class Missing:
+    """A key that is absent (JavaScript ``undefined``), as opposed to ``null``."""
+
+    _instance: Missing | None = None
+
+    def __new__(cls) -> Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = Missing()
+
+# JavaScript's String.prototype.trim() strips these (WhiteSpace and LineTerminator).
+JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_JS_WHITESPACE_BYTES = tuple(sorted({c.encode() for c in JS_WHITESPACE}, key=len, reverse=True))
+
+# The first bytes of the UTF-8 of JavaScript's whitespace: a line starting with any other byte
+# is not blank, and is not decoded to find that out.
+JS_SPACE_LEADS = frozenset(c.encode()[0] for c in JS_WHITESPACE)
+
+
+class Opaque:
+    """An id that is a JSON array or object. JavaScript's Map compares such keys by identity,
+    so it equals nothing but itself; Python could not hash it at all. Written back as the value
+    it stands for (a label's parent when such an entry is the leaf, say), as pi writes it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Opaque({self.value!r})"
+
+
+def as_key(value: Any) -> Any:
+    """``value`` usable as a dict key with JavaScript Map semantics."""
+    return Opaque(value) if type(value) is list or type(value) is dict else value
+
+
+def js_trim(text: str) -> str:
+    """``String.prototype.trim``: Python's ``str.strip`` knows a different set of spaces."""
+    return text.strip(JS_WHITESPACE)
+
+
+def is_js_blank(line: bytes) -> bool:
+    """Whether the UTF-8 ``line`` is empty once trimmed as ``String.prototype.trim`` trims."""
+    if line and line[0] not in JS_SPACE_LEADS:
+        return False
+    return not line.strip() or js_trim(line.decode("utf-8", errors="replace")) == ""
+
+
+def strip_js_whitespace(data: bytes, *, start: bool) -> int:
+    """How many bytes of JavaScript whitespace ``data`` starts (or ends) with."""
+    count = 0
+    while True:
+        for ws in _JS_WHITESPACE_BYTES:
+            if start and data.startswith(ws, count):
+                count += len(ws)
+                break
+            if not start and data.endswith(ws, 0, len(data) - count):
+                count += len(ws)
+                break
+        else:
+            return count
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness: ``[]`` and ``{}`` are true, ``""``, ``0``, ``NaN``, null are false."""
+    if value is None or value is MISSING or value is False:
+        return False
+    if isinstance(value, str):
+        return value != ""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+    return True
+
 
 MAX_TIME = 8.64e15  # the largest time a JavaScript Date can hold, in ms either side of 1970
 
@@ -213,8 +309,6 @@ _RADIX = {"0x": 16, "0o": 8, "0b": 2}
 def js_string_to_number(text: str) -> float:
     """``Number(text)``: JavaScript's whitespace trimmed, decimal, ``0x``/``0o``/``0b``,
     ``Infinity``; anything else (``1_0``, ``inf``, ``nan``, which Python's float takes) is NaN."""
-    from pitui.store.jsonl import js_trim
-
     text = js_trim(text)
     if not text:
         return 0.0
@@ -236,8 +330,6 @@ def js_string_to_number(text: str) -> float:
 #
 # ``trim()`` and ``!line.trim()`` on a line's bytes, without decoding the line: what pi's
 # ``content.trim().split("\n")`` does, for code that reads files as bytes.
-
-from pitui.store.jsonl import JS_WHITESPACE, js_trim  # noqa: E402  (this section's own import)
 
 JS_ASCII_SPACE = b" \t\n\r\x0b\x0c"
 # The first bytes of the UTF-8 of JavaScript's whitespace: a line starting with any other byte
@@ -358,7 +450,7 @@ def js_round(value: float) -> float:
 
 def js_or(*values: Any) -> Any:
     """``a || b || ...``: the first truthy value, else the last."""
-    from pitui.store.jsonl import js_truthy
+    from pitui.store.js import js_truthy
 
     for value in values:
         if js_truthy(value):

@@ -1,83 +1,23 @@
-"""Reading and writing JSONL lines exactly as pi does.
+"""Reading and writing JSONL lines exactly as pi does: bytes to lines to values, and back.
 
 pi reads a session with ``content.trim().split("\\n")`` and ``JSON.parse`` on each line, skipping
 lines that do not parse. This module reproduces that on bytes, without decoding a whole file at
-once, and writes lines the way ``JSON.stringify`` does.
+once (:func:`iter_lines`, :func:`split_lines`, :func:`parse_line`, :func:`parse_fast`), and writes
+lines the way ``JSON.stringify`` does (:func:`dumps`).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
 
-# JavaScript's String.prototype.trim() strips these (WhiteSpace and LineTerminator).
-JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-_JS_WHITESPACE_BYTES = tuple(sorted({c.encode() for c in JS_WHITESPACE}, key=len, reverse=True))
-
-
-class Missing:
-    """A key that is absent (JavaScript ``undefined``), as opposed to ``null``."""
-
-    _instance: Missing | None = None
-
-    def __new__(cls) -> Missing:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-MISSING: Any = Missing()
-
-
-class Opaque:
-    """An id that is a JSON array or object. JavaScript's Map compares such keys by identity,
-    so it equals nothing but itself; Python could not hash it at all. Written back as the value
-    it stands for (a label's parent when such an entry is the leaf, say), as pi writes it."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"Opaque({self.value!r})"
-
-
-def as_key(value: Any) -> Any:
-    """``value`` usable as a dict key with JavaScript Map semantics."""
-    return Opaque(value) if type(value) is list or type(value) is dict else value
-
-
-def js_trim(text: str) -> str:
-    """``String.prototype.trim``: Python's ``str.strip`` knows a different set of spaces."""
-    return text.strip(JS_WHITESPACE)
-
-
-def js_truthy(value: Any) -> bool:
-    """JavaScript truthiness: ``[]`` and ``{}`` are true, ``""``, ``0``, ``NaN``, null are false."""
-    if value is None or value is MISSING or value is False:
-        return False
-    if isinstance(value, str):
-        return value != ""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | float):
-        return value != 0 and not (isinstance(value, float) and math.isnan(value))
-    return True
+from pitui.store.js import MISSING, Opaque, is_js_blank, js_number_string, strip_js_whitespace
 
 
 class BadLine(ValueError):
@@ -134,57 +74,104 @@ def _short_reason(error: Exception) -> str:
     return f"not valid JSON ({error})"
 
 
-# The first bytes of the UTF-8 of JavaScript's whitespace: a line starting with any other byte
-# is not blank, and is not decoded to find that out.
-JS_SPACE_LEADS = frozenset(c.encode()[0] for c in JS_WHITESPACE)
+def parse_fast(line: bytes) -> Any:
+    """:func:`parse_line` with orjson tried first on a line that starts with ``{`` (nearly every
+    line of a session); anything else takes the slower rules, which copy no huge junk."""
+    if line[:1] == b"{":
+        try:
+            return _loads(line)
+        except _DecodeError:
+            pass
+    return parse_line(line, orjson_refused=True)  # the slower rules for what orjson refuses
 
 
-def _is_js_blank(line: bytes) -> bool:
-    if line and line[0] not in JS_SPACE_LEADS:
-        return False
-    return not line.strip() or js_trim(line.decode("utf-8", errors="replace")) == ""
+_loads, _DecodeError = orjson.loads, orjson.JSONDecodeError
+
+BLOCK = 1 << 20  # what a file is read in (memory: one block plus the longest line)
 
 
-def _strip_js_whitespace(data: bytes, *, start: bool) -> int:
-    """How many bytes of JavaScript whitespace ``data`` starts (or ends) with."""
-    count = 0
-    while True:
-        for ws in _JS_WHITESPACE_BYTES:
-            if start and data.startswith(ws, count):
-                count += len(ws)
-                break
-            if not start and data.endswith(ws, 0, len(data) - count):
-                count += len(ws)
-                break
-        else:
-            return count
+def iter_lines(source: bytes | int, start: int = 0, end: int | None = None, number: int = 1, *,
+               base_offset: int = 0, blanks: bool = False, before_block: Callable[[], object] | None = None,
+               block: int = BLOCK) -> Iterator[tuple[int, int, bytes]]:
+    """The lines of a buffer, or of a file descriptor read in blocks, as ``(1-based line number,
+    byte offset, bytes without the newline)``: plain tuples, since a 100,000-line file makes
+    100,000 of them. The last line may lack its newline.
+
+    ``start`` is the start of a line (line ``number``), ``end`` the end of the data (the end of
+    the buffer, or of the file). Reading resumes anywhere a line starts: the offset just past the
+    last newline read, with the next line number. Only ``\\n`` separates lines (U+2028 inside a
+    string is not a line break). Lines that are blank as JavaScript trims them are left out unless
+    ``blanks``. A buffer's offsets count from ``base_offset`` (where it was read from the file).
+
+    A file (``source`` a descriptor) is read with ``pread`` from ``start``; a line longer than a
+    block is gathered in pieces and joined once. ``before_block`` is called before each read,
+    and may raise to stop (a cancelled preview, say).
+    """
+    if type(source) is int:
+        return _file_lines(source, start, end, number, blanks, before_block, block)
+    return _buffer_lines(source, start, len(source) if end is None else end, number, base_offset, blanks)
+
+
+def _buffer_lines(data: bytes, start: int, end: int, number: int, base_offset: int,
+                  blanks: bool) -> Iterator[tuple[int, int, bytes]]:
+    find = data.find
+    while start < end:
+        stop = find(b"\n", start, end)
+        if stop < 0:
+            stop = end
+        line = data[start:stop]  # one line at a time: a 100 MB file is never copied whole
+        if blanks or line[:1] == b"{" or not is_js_blank(line):
+            yield number, base_offset + start, line
+        number += 1
+        start = stop + 1
+
+
+def _file_lines(fd: int, start: int, end: int | None, number: int, blanks: bool,
+                before_block: Callable[[], object] | None, block: int) -> Iterator[tuple[int, int, bytes]]:
+    offset = start  # where the current line starts
+    done = start  # how far the file was read
+    pieces: list[bytes] = []
+    pread = os.pread
+    while end is None or done < end:
+        if before_block is not None:
+            before_block()
+        chunk = pread(fd, block if end is None else min(block, end - done), done)
+        if not chunk:
+            break  # the file shrank while being read
+        done += len(chunk)
+        at = 0
+        find = chunk.find
+        while (stop := find(b"\n", at)) >= 0:
+            line = chunk[at:stop]
+            if pieces:
+                pieces.append(line)
+                line = b"".join(pieces)
+                pieces.clear()
+            if blanks or line[:1] == b"{" or not is_js_blank(line):
+                yield number, offset, line
+            offset += len(line) + 1
+            number += 1
+            at = stop + 1
+        if at < len(chunk):
+            pieces.append(chunk[at:])
+    if pieces:
+        line = b"".join(pieces)
+        if blanks or line[:1] == b"{" or not is_js_blank(line):
+            yield number, offset, line
 
 
 def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1,
                 trim_start: bool = True) -> Iterator[tuple[int, int, bytes]]:
-    """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")``, as
-    ``(1-based line number, byte offset, bytes without the newline)``: plain tuples, since a
-    100,000-line file makes 100,000 of them.
+    """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")`` (see
+    :func:`iter_lines`).
 
-    Only ``\\n`` separates lines (U+2028 inside a string is not a line break). Whitespace at the
-    very start and end of the content (a BOM, say) is dropped, as ``trim()`` drops it; data that
-    continues a file (``trim_start=False``) has no start to trim.
+    Whitespace at the very start and end of the content (a BOM, say) is dropped, as ``trim()``
+    drops it; data that continues a file (``trim_start=False``) has no start to trim.
     """
-    head = _strip_js_whitespace(data, start=True) if trim_start else 0
-    tail = len(data) - _strip_js_whitespace(data, start=False)
+    head = strip_js_whitespace(data, start=True) if trim_start else 0
+    tail = len(data) - strip_js_whitespace(data, start=False)
     # Line numbers count from the real start of the data, not the trimmed one.
-    number = first_number + data.count(b"\n", 0, head)
-    start = head
-    find = data.find
-    while start < tail:
-        end = find(b"\n", start, tail)
-        if end < 0:
-            end = tail
-        line = data[start:end]  # one line at a time: a 100 MB file is never copied whole
-        if line[:1] == b"{" or not _is_js_blank(line):
-            yield number, base_offset + start, line
-        number += 1
-        start = end + 1
+    return _buffer_lines(data, head, tail, first_number + data.count(b"\n", 0, head), base_offset, False)
 
 
 def dumps(value: Any, *, indent: bool = False, prepared: bool = False) -> bytes:
@@ -238,17 +225,15 @@ def prepare(value: Any) -> Any:
         return [None if v is MISSING else prepare(v) for v in value]
     if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)
                                     and abs(value) >= _SAFE_INTEGER):
-        return _js_number(value)
+        return _stringify_number(value)
     return value
 
 
 _SAFE_INTEGER = 2**53
 
 
-def _js_number(value: float | int) -> Any:
+def _stringify_number(value: float | int) -> Any:
     """A number spelt as JSON.stringify spells it (``0.000009``, not ``9e-6``; ``1``, not ``1.0``)."""
-    from pitui.store.js import js_number_string
-
     if isinstance(value, float) and not math.isfinite(value):
         return None  # JSON.stringify(NaN) is null
     if isinstance(value, float) and value.is_integer() and abs(value) < _SAFE_INTEGER:

@@ -6,7 +6,7 @@ pi runs ``new RegExp(pattern, "i")``; Python's ``re`` reads most of that syntax 
 
 from __future__ import annotations
 
-from pitui.store.jsonl import JS_WHITESPACE
+from pitui.store.js import JS_WHITESPACE
 
 __all__ = ["JS_SPACE_CLASS", "translate_js_regex"]
 

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pitui.store.fuzzy import collapse_whitespace, fuzzy_lowered, lowered_utf16, normalize_whitespace_lower
-from pitui.store.js import js_string, utf16, utf16_index
-from pitui.store.jsonl import JS_WHITESPACE, MISSING, js_trim
+from pitui.store.js import JS_WHITESPACE, MISSING, js_string, js_trim, utf16, utf16_index
 from pitui.store.jsregex import JS_SPACE_CLASS, translate_js_regex
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The session model: one file's entries, tree, active path, labels, name and context.
+"""A pi session file read: its entries, tree, active path, labels, name and context.
 
 A :class:`Session` is read once from a file (or built in memory) and follows pi's rules for
 loading (reference §3), the tree and the context (§4). Message bodies are not kept: each entry
@@ -7,260 +7,27 @@ remembers where its line is, and the body is decoded again only when asked for.
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import hashlib
-import itertools
-import marshal
-import math
 import os
-import signal
 import stat
-import sys
-import uuid
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
-import orjson
-
-from pitui.store.js import js_date_value, js_string, js_string_to_number
-from pitui.store.jsonl import (
-    JS_WHITESPACE,
-    MISSING,
-    UNPARSED,
-    BadLine,
-    Opaque,
-    _is_js_blank,
-    _strip_js_whitespace,
-    as_key,
-    js_trim,
-    js_truthy,
-    parse_line,
-    split_lines,
+from pitui.store import parallel, tuning
+from pitui.store.context import context_messages, has_retained_tail
+from pitui.store.js import MISSING, as_key, js_trim, js_truthy
+from pitui.store.jsonl import BadLine, iter_lines, parse_fast, split_lines
+from pitui.store.migrate import CURRENT_VERSION, migrate, version_number
+from pitui.store.model import (
+    DiskState,
+    Entry,
+    FileChangedError,
+    LineProblem,
+    LineSource,
+    NotASessionError,
+    SessionContext,
+    Tree,
+    _sort_children,
 )
-
-CURRENT_VERSION = 3
-
-
-class NotASessionError(ValueError):
-    """The file is not a pi session (its first readable line is not a session header)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """A line that was skipped, or something odd about the file, with where and why."""
-
-    path: str
-    line: int
-    reason: str
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.reason}"
-
-
-class Entry:
-    """One tree entry: the fields every view needs, and where its full line is."""
-
-    __slots__ = ("_data", "_source", "id", "length", "line", "offset", "parent_id", "provider_model",
-                 "role", "textless", "timestamp", "type")
-
-    def __init__(self, data: dict[str, Any], line: int = 0, offset: int = -1, length: int = 0,
-                 source: LineSource | None = None, keep: bool = True) -> None:
-        get = data.get
-        self.type: Any = get("type", MISSING)
-        self.id: Any = get("id", MISSING)
-        self.parent_id: Any = get("parentId", MISSING)
-        if type(self.id) in _CONTAINERS or type(self.parent_id) in _CONTAINERS:
-            self.id, self.parent_id = as_key(self.id), as_key(self.parent_id)
-        self.timestamp: Any = get("timestamp", MISSING)
-        self.line = line
-        self.offset = offset
-        self.length = length
-        self.role: Any = MISSING
-        self.provider_model: tuple[Any, Any] | None = None
-        # An assistant message with no text that ended normally (only thinking and tool calls):
-        # pi's /tree hides these, and deciding it later would mean decoding every body again.
-        self.textless = False
-        if self.type == "message":
-            message = get("message")
-            if type(message) is dict:
-                self.role = role = message.get("role", MISSING)
-                if role == "assistant":
-                    self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
-                    self.textless = _textless(message)
-        self._source = source
-        self._data: dict[str, Any] | None = data if keep or source is None else None
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The whole entry as it is in the file (decoded again from the file if not kept)."""
-        if self._data is not None:
-            return self._data
-        assert self._source is not None
-        return self._source.entry_at(self)
-
-    def get(self, key: str, default: Any = MISSING) -> Any:
-        return self.data.get(key, default)
-
-    @property
-    def message(self) -> Any:
-        return self.data.get("message", MISSING)
-
-    def __repr__(self) -> str:
-        return f"Entry({self.type!r}, id={self.id!r}, parent={self.parent_id!r}, line={self.line})"
-
-
-_JS_SPACE = frozenset(JS_WHITESPACE)
-
-
-def _textless(message: dict[str, Any]) -> bool:
-    """pi's tree-selector rule: no text block with non-blank text, and a ``stopReason`` that is
-    missing, ``stop`` or ``toolUse`` (an error, abort or length stop is worth showing)."""
-    stop = message.get("stopReason")
-    if stop is not None and stop != "stop" and stop != "toolUse" and js_truthy(stop):
-        return False
-    content = message.get("content")
-    if type(content) is str:
-        return not content or (content[0] in _JS_SPACE and js_trim(content) == "")
-    if type(content) is list:
-        for block in content:
-            if type(block) is dict and block.get("type") == "text":
-                text = block.get("text")
-                # pi calls text.trim(): a text that is not a string is no text (pi would throw).
-                if type(text) is str and text and (text[0] not in _JS_SPACE or js_trim(text) != ""):
-                    return False
-    return True
-
-
-_CONTAINERS = (list, dict)
-
-
-class LineSource:
-    """Reads single lines of a session file back, to decode bodies that were not kept.
-
-    It reads through the descriptor the file was loaded from, so a file replaced on disk
-    (renamed over) is still the one read; a file changed in place is noticed when a line no
-    longer holds the entry it held.
-    """
-
-    def __init__(self, path: str, fd: int) -> None:
-        self.path = path
-        self._fd: int | None = fd
-
-    def entry_at(self, entry: Entry) -> dict[str, Any]:
-        if self._fd is None:
-            raise FileChangedError(f"{self.path}: closed")
-        raw = os.pread(self._fd, entry.length, entry.offset)
-        try:
-            data = parse_line(raw)
-        except BadLine:
-            data = None
-        expected = entry.id.value if isinstance(entry.id, Opaque) else entry.id  # an id that is a list, say
-        if not isinstance(data, dict) or data.get("id", MISSING) != expected:
-            raise FileChangedError(f"{self.path} changed on disk: line {entry.line} no longer holds entry {entry.id}")
-        return data
-
-    def raw(self, offset: int, length: int) -> bytes:
-        """A line's bytes as they are in the file."""
-        if self._fd is None:
-            raise FileChangedError(f"{self.path}: closed")
-        return os.pread(self._fd, length, offset)
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-    def __del__(self) -> None:
-        self.close()
-
-
-@dataclass(frozen=True, slots=True)
-class DiskState:
-    """What a file was on disk when it was read: a write checks that it still is."""
-
-    dev: int
-    ino: int
-    size: int
-    mtime_ns: int
-
-    @classmethod
-    def of(cls, st: os.stat_result) -> DiskState:
-        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-class FileChangedError(OSError):
-    """A session file changed on disk since it was read (rewritten, or pi appended to it)."""
-
-
-@dataclass(slots=True)
-class Tree:
-    """pi's ``getTree()``: roots in file order, children sorted by timestamp (stable)."""
-
-    roots: list[Entry]
-    children: dict[Any, list[Entry]] = field(default_factory=dict)
-
-    def children_of(self, entry: Entry) -> list[Entry]:
-        return self.children.get(entry.id, [])
-
-
-def _date_ms(value: Any) -> float:
-    """``new Date(value).getTime()``, NaN when invalid."""
-    ms = js_date_value(value)
-    return math.nan if ms is None else ms
-
-
-def _sort_children(nodes: list[Entry]) -> list[Entry]:
-    """Sort by ``new Date(timestamp)`` as V8 does, NaN comparisons counting as equal."""
-    keys = [_date_ms(n.timestamp) for n in nodes]
-    if not any(math.isnan(k) for k in keys):
-        order = sorted(range(len(nodes)), key=keys.__getitem__)
-        return [nodes[i] for i in order]
-    return _v8_sort(nodes, keys)
-
-
-def _v8_sort(nodes: list[Entry], keys: list[float]) -> list[Entry]:
-    """V8's TimSort on short arrays (run detection, then binary insertion), for NaN keys,
-    where a consistent sort order does not exist and only V8's exact steps give pi's order."""
-    items = list(zip(keys, range(len(nodes)), strict=True))
-    n = len(items)
-
-    def less(x: tuple[float, int], y: tuple[float, int]) -> bool:
-        diff = x[0] - y[0]
-        return diff < 0  # NaN < 0 is False, as in V8
-
-    if n < 2:
-        return list(nodes)
-    # CountAndMakeRun: a strictly descending run is reversed, an ascending one kept.
-    run = 2
-    descending = less(items[1], items[0])
-    previous = items[1]
-    while run < n:
-        current = items[run]
-        if descending:
-            if not less(current, previous):
-                break
-        elif less(current, previous):
-            break
-        previous = current
-        run += 1
-    if descending:
-        items[:run] = items[:run][::-1]
-    # BinaryInsertionSort of the rest into the sorted prefix (stable: ties go after).
-    for start in range(run, n):
-        pivot = items[start]
-        left, right = 0, start
-        while left < right:
-            mid = (left + right) >> 1
-            if less(pivot, items[mid]):
-                right = mid
-            else:
-                left = mid + 1
-        items[left + 1 : start + 1] = items[left:start]
-        items[left] = pivot
-    return [nodes[i] for _, i in items]
 
 
 class Session:
@@ -274,7 +41,7 @@ class Session:
         self.labels: dict[Any, Any] = {}
         self.label_times: dict[Any, Any] = {}
         self.leaf_id: Any = None
-        self.problems: list[Problem] = []
+        self.problems: list[LineProblem] = []
         self.original_version: Any = CURRENT_VERSION
         self.disk: DiskState | None = None  # the file as it was read, for writes to check
         self.source: LineSource | None = None
@@ -321,16 +88,9 @@ class Session:
     def from_bytes(cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False,
                    source: LineSource | None = None) -> Session:
         """Read a session from its bytes; bodies are read back later through ``source`` (or
-        kept, when there is none)."""
-        # Building 100,000 small objects would set off many full garbage collections, each
-        # walking everything built so far; nothing here makes reference cycles.
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return cls._from_bytes(data, path, keep_bodies, source, None, 0, 1)
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+        kept, when there is none). The garbage collector is left as it is: a batch program
+        reading big files pauses it around the read (:func:`pitui.store.tuning.gc_paused`)."""
+        return cls._from_bytes(data, path, keep_bodies, source, None, 0, 1)
 
     @classmethod
     def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool, source: LineSource | None,
@@ -352,23 +112,15 @@ class Session:
 
         def consume(lines: Iterable[tuple[int, int, bytes]]) -> None:
             nonlocal header, keep, needs_migration, last_number
-            loads, decode_error = orjson.loads, orjson.JSONDecodeError
             problems, append = session.problems, entries.append
             for number, offset, line in lines:
                 last_number = number
-                value = UNPARSED
-                if line[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
-                    try:
-                        value = loads(line)
-                    except decode_error:
-                        value = UNPARSED
-                if value is UNPARSED:
-                    try:
-                        value = parse_line(line, orjson_refused=True)  # the slower rules for what orjson refuses
-                    except BadLine as error:
-                        problems.append(Problem(where, number, _describe_bad_line(line, error)))
-                        unparsed.append((offset, len(line)))
-                        continue
+                try:
+                    value = parse_fast(line)
+                except BadLine as error:
+                    problems.append(LineProblem(where, number, _describe_bad_line(line, error)))
+                    unparsed.append((offset, len(line)))
+                    continue
                 if header is None:
                     # pi checks only the first line that parses.
                     if not isinstance(value, dict) or value.get("type") != "session" \
@@ -377,49 +129,49 @@ class Session:
                     header = value
                     session.header_offset = offset
                     session.original_version = value.get("version", MISSING)
-                    needs_migration = _version_number(session.original_version) < CURRENT_VERSION
+                    needs_migration = version_number(session.original_version) < CURRENT_VERSION
                     keep = keep_bodies or needs_migration or source is None
                     parsed_order.append(value)
                     continue
                 if not isinstance(value, dict):
                     if value is None:  # pi itself fails on such a file (null.type)
-                        problems.append(Problem(where, number, "skipped: a null line"))
+                        problems.append(LineProblem(where, number, "skipped: a null line"))
                         unparsed.append((offset, len(line)))
                         continue
                     # pi keeps any other JSON value as an entry with no type, id or parent.
-                    problems.append(Problem(where, number, "not a JSON object: kept as an entry without id"))
+                    problems.append(LineProblem(where, number, "not a JSON object: kept as an entry without id"))
                     value = {}
                 kind = value.get("type")
                 if needs_migration:
                     parsed_order.append(value)
                 if kind == "session":
-                    problems.append(Problem(where, number, "skipped: a second session header"))
+                    problems.append(LineProblem(where, number, "skipped: a second session header"))
                     unparsed.append((offset, len(line)))
                     continue
                 append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
 
         chunks = None
-        if not continuing and source is not None and len(data) >= PARALLEL_MIN_BYTES:
-            chunks = _start_parallel(data, first_number)
+        if not continuing and source is not None and len(data) >= tuning.PARALLEL_MIN_BYTES:
+            chunks = parallel.start_parallel(data, first_number)
         if chunks is None:
             consume(split_lines(data, base_offset, first_number, trim_start=header is None))
         else:
             workers, (start, end, number) = chunks
             try:
-                consume(_lines_between(data, start, end, number))
+                consume(iter_lines(data, start, end, number))
                 for chunk in workers:
                     records = None if needs_migration else chunk.result()
                     if records is None:  # the worker failed: its lines are read here
                         consume(chunk.lines(data))
                         continue
-                    last_number = _merge(records, data, entries, source, consume) or last_number
+                    last_number = parallel.merge(records, data, entries, source, consume) or last_number
             finally:
                 for chunk in workers:
                     chunk.close()
         torn = torn_tail and bool(session.problems) and session.problems[-1].line == last_number
         if torn:
             last = session.problems[-1]
-            session.problems[-1] = Problem(last.path, last.line,
+            session.problems[-1] = LineProblem(last.path, last.line,
                                            "skipped: an incomplete last line (still being written?)")
         if header is None:
             if session.problems:
@@ -433,7 +185,7 @@ class Session:
         session.next_line = first_number + data.count(b"\n", 0, complete)
         session.torn_line = last_number if torn else 0
         if needs_migration:
-            _migrate(header, entries, parsed_order, session.original_version)
+            migrate(header, entries, parsed_order, session.original_version)
         session.entries = entries
         if not continuing:
             session._build_index()
@@ -447,7 +199,8 @@ class Session:
         by_id = self.by_id
         for entry in self.entries:
             if entry.id in by_id and self.path:
-                self.problems.append(Problem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins"))
+                self.problems.append(LineProblem(self.path, entry.line,
+                                                 f"duplicate id {entry.id!r}: the later entry wins"))
             self._index_entry(entry)
         self._tree = None
         self._path_cache = None
@@ -482,14 +235,7 @@ class Session:
         if st.st_size == self.disk.size:
             return 0
         data = self.source.raw(self.read_upto, st.st_size - self.read_upto)
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            more = Session._from_bytes(data, self.path, False, self.source, self.header, self.read_upto,
-                                       self.next_line)
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+        more = Session._from_bytes(data, self.path, False, self.source, self.header, self.read_upto, self.next_line)
         if self.torn_line:  # the torn line, whole or still torn, is read and reported afresh
             self.problems = [p for p in self.problems if p.line != self.torn_line]
             self.unparsed = [u for u in self.unparsed if u[0] < self.read_upto]
@@ -497,7 +243,8 @@ class Session:
         self.unparsed += more.unparsed
         for entry in more.entries:
             if entry.id in self.by_id:
-                self.problems.append(Problem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins"))
+                self.problems.append(LineProblem(self.path, entry.line,
+                                                 f"duplicate id {entry.id!r}: the later entry wins"))
             self.add(entry)
         self.read_upto, self.next_line, self.torn_line = more.read_upto, more.next_line, more.torn_line
         self.disk = DiskState.of(st)
@@ -543,7 +290,7 @@ class Session:
 
     @property
     def migrated(self) -> bool:
-        return _version_number(self.original_version) < CURRENT_VERSION
+        return version_number(self.original_version) < CURRENT_VERSION
 
     def entry(self, entry_id: Any) -> Entry | None:
         return self.by_id.get(entry_id)
@@ -558,7 +305,7 @@ class Session:
     def label(self, entry_id: Any) -> Any:
         return self.labels.get(entry_id)
 
-    def branch(self, from_id: Any = MISSING) -> list[Entry]:
+    def path_to(self, from_id: Any = MISSING) -> list[Entry]:
         """``getBranch``: root .. entry. A cycle in parentId ends the walk instead of hanging."""
         start = self.leaf_id if from_id is MISSING or from_id is None else from_id
         current = self.by_id.get(start) if js_truthy(start) else None
@@ -599,12 +346,12 @@ class Session:
         path.reverse()
         return path
 
-    def structure_problems(self) -> list[Problem]:
+    def structure_problems(self) -> list[LineProblem]:
         """Entries whose parent is missing (shown as roots) and entries caught in a parentId
         cycle (reachable from no root: pi itself hangs when the leaf is among them)."""
         where = self.path or "<memory>"
-        problems = [Problem(where, e.line, f"entry {e.id}: its parent {e.parent_id} is not in the file; "
-                                           "shown as a root")
+        problems = [LineProblem(where, e.line, f"entry {e.id}: its parent {e.parent_id} is not in the file; "
+                                               "shown as a root")
                     for e in self.entries
                     if e.parent_id and e.parent_id != e.id and e.parent_id not in self.by_id]
         tree = self.tree()
@@ -615,7 +362,7 @@ class Session:
             if id(node) not in reached:
                 reached.add(id(node))
                 stack.extend(tree.children.get(node.id, ()))
-        problems += [Problem(where, e.line, f"entry {e.id} is in a parentId cycle: reachable from no root")
+        problems += [LineProblem(where, e.line, f"entry {e.id} is in a parentId cycle: reachable from no root")
                      for e in self.by_id.values() if id(e) not in reached]
         return problems
 
@@ -686,7 +433,7 @@ class Session:
             return list(path)  # a copy: the path itself is cached
         compaction = path[last_compaction]
         selected = [compaction]
-        if not _has_retained_tail(compaction):
+        if not has_retained_tail(compaction):
             first_kept = compaction.get("firstKeptEntryId")
             keeping = False
             for entry in path[:last_compaction]:
@@ -722,348 +469,6 @@ class Session:
         for entry in selected:
             messages.extend(context_messages(entry))
         return SessionContext(messages, thinking, model, selected)
-
-
-@dataclass(slots=True)
-class SessionContext:
-    messages: list[dict[str, Any]]
-    thinking_level: Any
-    model: dict[str, Any] | None
-    entries: list[Entry] = field(default_factory=list)
-
-
-def _has_retained_tail(compaction: Entry) -> bool:
-    return js_truthy(compaction.get("retainedTail"))
-
-
-def context_messages(entry: Entry) -> list[dict[str, Any]]:
-    """``sessionEntryToContextMessages``: what one selected entry contributes to the context."""
-    kind = entry.type
-    if kind == "message":
-        return [entry.message]
-    if kind == "custom_message":
-        # pi copies the fields over: one the entry lacks is undefined, not null, in the message.
-        data = entry.data
-        message = {"role": "custom", "customType": data.get("customType", MISSING),
-                   "content": data.get("content", MISSING), "display": data.get("display", MISSING),
-                   "details": data.get("details", MISSING), "timestamp": _date_ms(entry.timestamp)}
-        return [{key: value for key, value in message.items() if value is not MISSING}]
-    if kind == "branch_summary":
-        summary = entry.get("summary")
-        if not js_truthy(summary):
-            return []
-        return [{"role": "branchSummary", "summary": summary, "fromId": entry.get("fromId"),
-                 "timestamp": _date_ms(entry.timestamp)}]
-    if kind == "compaction":
-        tail = entry.get("retainedTail")
-        summary = {"role": "compactionSummary", "summary": entry.get("summary"),
-                   "tokensBefore": entry.get("tokensBefore"), "timestamp": _date_ms(entry.timestamp)}
-        return [summary, *(tail if isinstance(tail, list) and js_truthy(tail) else [])]
-    return []
-
-
-def _version_number(version: Any) -> float:
-    """``header.version ?? 1`` compared as JavaScript compares it with a number."""
-    if version is MISSING or version is None:
-        return 1
-    if isinstance(version, bool):
-        return float(version)
-    if isinstance(version, int | float):
-        return float(version)
-    if isinstance(version, str):
-        return js_string_to_number(version)
-    if isinstance(version, list):  # [3] < 3 compares "3" with 3
-        return js_string_to_number(js_string(version))
-    return math.nan
-
-
-def _migrate(header: dict[str, Any], entries: list[Entry], parsed_order: list[dict[str, Any]],
-             version: Any) -> None:
-    """v1 -> v2 -> v3 in memory (reference §3.3); the file is left as it is."""
-    number = _version_number(version)
-    if math.isnan(number):
-        return  # JavaScript: NaN >= 3 and NaN < 2 are both false, so nothing happens.
-    if number < 2:
-        header["version"] = 2
-        ids: set[str] = set()
-        previous: str | None = None
-        seed = str(header.get("id"))
-        for position, entry in enumerate(entries):
-            data = entry.data
-            new_id = _stable_id(seed, position, ids)
-            data["id"] = new_id
-            data["parentId"] = previous
-            entry.id, entry.parent_id = new_id, previous
-            previous = new_id
-            if entry.type == "compaction" and "firstKeptEntryIndex" in data:
-                _map_first_kept_index(data, parsed_order)
-    if number < 3:
-        header["version"] = 3
-        for entry in entries:
-            if entry.type == "message":
-                message = entry.data.get("message")
-                if isinstance(message, dict) and message.get("role") == "hookMessage":
-                    message["role"] = "custom"
-                    entry.role = "custom"
-
-
-def _map_first_kept_index(compaction: dict[str, Any], parsed_order: list[dict[str, Any]]) -> None:
-    """A v1 compaction's ``firstKeptEntryIndex`` counts every parsed line, the header at 0 (a
-    skipped bad line shifts it, as in pi); its target must already have its new id."""
-    index = compaction["firstKeptEntryIndex"]
-    if isinstance(index, int | float) and not isinstance(index, bool):
-        whole = isinstance(index, int) or index.is_integer()
-        target = parsed_order[int(index)] if whole and 0 <= index < len(parsed_order) else None
-        if target is not None and target.get("type") != "session":
-            if "id" in target:
-                compaction["firstKeptEntryId"] = target["id"]
-            else:
-                compaction.pop("firstKeptEntryId", None)
-        del compaction["firstKeptEntryIndex"]
-
-
-def generate_id(taken: set[str] | dict[Any, Any]) -> str:
-    """pi's ``generateId``: 8 hex characters not yet used in the session."""
-    for _ in range(100):
-        candidate = uuid.uuid4().hex[:8]
-        if candidate not in taken:
-            if isinstance(taken, set):
-                taken.add(candidate)
-            return candidate
-    return str(uuid.uuid4())
-
-
-def _stable_id(seed: str, index: int, taken: set[str]) -> str:
-    """An id for a v1 entry that is the same on every read (pi draws random ones), so an id
-    shown to the user still names the entry in the next command, and after the file is
-    rewritten as v3."""
-    attempt = 0
-    while True:
-        key = f"{seed}:{index}:{attempt}".encode()
-        candidate = hashlib.blake2b(key, digest_size=4).hexdigest()
-        if candidate not in taken:
-            taken.add(candidate)
-            return candidate
-        attempt += 1
-
-# ---------------------------------------------------------------------- parallel reading
-
-# Files at least this big are parsed on several cores (Linux, where fork is cheap and safe for
-# a child that only parses): the main process reads the first part of the lines while forked
-# children parse the rest into compact records, merged back in file order.
-PARALLEL_MIN_BYTES = 16 << 20
-# The share of the lines the main process parses itself: it also merges what the children send.
-_MAIN_SHARE = 0.45
-
-
-# Set by tests: fork this many children whatever the machine's load (None: decide by the load).
-PARALLEL_WORKERS: int | None = None
-
-
-def _parallel_workers() -> int:
-    """How many children to fork: one per idle core besides the main one (at most 3). A busy
-    machine gets none: with no idle core a child only takes turns with the main process, and
-    the copying and merging make the whole slower (measured on two cores at load 4: 1.45 s in
-    one process, 1.76 s with a child)."""
-    if sys.platform != "linux" or not hasattr(os, "fork"):
-        return 0
-    if PARALLEL_WORKERS is not None:
-        return PARALLEL_WORKERS
-    try:
-        cores = len(os.sched_getaffinity(0))
-        idle = cores - os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return 0
-    return max(0, min(cores - 1, int(idle), 3))
-
-
-def _lines_between(data: bytes, start: int, end: int, number: int) -> Iterator[tuple[int, int, bytes]]:
-    """:func:`split_lines` over ``data[start:end]`` without trimming: ``start`` is the start of
-    a line (line ``number``), ``end`` the end of the trimmed data or just past a newline."""
-    find = data.find
-    while start < end:
-        stop = find(b"\n", start, end)
-        if stop < 0:
-            stop = end
-        line = data[start:stop]
-        if line[:1] == b"{" or not _is_js_blank(line):
-            yield number, start, line
-        number += 1
-        start = stop + 1
-
-
-class _Chunk:
-    """The lines ``data[start:end]``, parsed by a forked child that writes its records to a pipe."""
-
-    def __init__(self, pid: int, fd: int, start: int, end: int, first_number: int) -> None:
-        self.pid, self.fd = pid, fd
-        self.start, self.end, self.first_number = start, end, first_number
-
-    def lines(self, data: bytes) -> Iterator[tuple[int, int, bytes]]:
-        """The chunk's lines, for the main process to read when the child failed."""
-        number = self.first_number + data.count(b"\n", 0, self.start)
-        return _lines_between(data, self.start, self.end, number)
-
-    def result(self) -> list[tuple[Any, ...]] | None:
-        """The child's records, or None if it failed (its lines are then read by the caller)."""
-        parts = []
-        try:
-            while True:
-                part = os.read(self.fd, 1 << 20)
-                if not part:
-                    break
-                parts.append(part)
-            payload = b"".join(parts)
-            if not payload.endswith(_END_MARK):
-                return None
-            records = marshal.loads(memoryview(payload)[: -len(_END_MARK)])
-        except (OSError, ValueError, EOFError, TypeError):
-            return None
-        return records if type(records) is list else None
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-        if self.pid:
-            with contextlib.suppress(OSError):  # gone already unless the caller gave up early
-                os.kill(self.pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):  # reaped by someone else
-                os.waitpid(self.pid, 0)
-            self.pid = 0
-
-
-_END_MARK = b"\x00pitui-chunk-end"
-
-
-def _start_parallel(data: bytes, first_number: int) -> tuple[list[_Chunk], tuple[int, int, int]] | None:
-    """Fork the children that parse the later lines of ``data``; returns them and the main
-    process's own range ``(start, end, first line number)``, or None when the file is better read
-    in one pass (too few cores, no fork, or a first line that is not a plain v3 header)."""
-    workers = _parallel_workers()
-    if workers < 1:
-        return None
-    head = _strip_js_whitespace(data, start=True)
-    tail = len(data) - _strip_js_whitespace(data, start=False)
-    # Only a file whose first line is a current header: anything else takes the one-pass path.
-    first_end = data.find(b"\n", head, tail)
-    try:
-        header = orjson.loads(data[head : first_end if first_end >= 0 else tail])
-    except orjson.JSONDecodeError:
-        return None
-    if type(header) is not dict or header.get("type") != "session" or type(header.get("id")) is not str \
-            or not _version_number(header.get("version", MISSING)) >= CURRENT_VERSION:
-        return None
-    size = tail - head
-    cuts = [head]
-    for k in range(workers):
-        share = _MAIN_SHARE + (1 - _MAIN_SHARE) * k / workers
-        at = data.find(b"\n", max(head + int(size * share), cuts[-1]), tail)
-        if at < 0 or at + 1 >= tail:
-            break
-        cuts.append(at + 1)
-    cuts.append(tail)
-    if len(cuts) < 3:
-        return None
-    chunks: list[_Chunk] = []
-    try:
-        for start, end in itertools.pairwise(cuts[1:]):
-            read_fd, write_fd = os.pipe()
-            try:
-                pid = os.fork()
-            except OSError:  # no fork: the main process reads the rest itself
-                os.close(read_fd)
-                os.close(write_fd)
-                chunks.append(_Chunk(0, -1, start, cuts[-1], first_number))
-                break
-            if pid == 0:  # the child: pure parsing, then out without running any cleanup
-                status = 1
-                try:
-                    os.close(read_fd)
-                    number = first_number + data.count(b"\n", 0, start)
-                    payload = marshal.dumps(_parse_chunk(data, start, end, number)) + _END_MARK
-                    view = memoryview(payload)
-                    while view:
-                        view = view[os.write(write_fd, view):]
-                    status = 0
-                finally:
-                    os._exit(status)
-            os.close(write_fd)
-            chunks.append(_Chunk(pid, read_fd, start, end, first_number))
-    except BaseException:
-        for chunk in chunks:
-            chunk.close()
-        raise
-    return chunks, (head, cuts[1], first_number + data.count(b"\n", 0, head))
-
-
-def _parse_chunk(data: bytes, start: int, end: int, first: int) -> list[tuple[Any, ...]]:
-    """In a child: each line's record. An ordinary entry becomes ``(line, offset, length, type,
-    id, parentId, timestamp, role, provider_model, textless, data or None)`` (its value kept
-    only if it is not a message; ``MISSING`` sent as ``...``); any other line (unreadable, not an
-    object, a header, an id that is an array or object) becomes ``(line, offset, length)``, to
-    be read again by the main process with every rule."""
-    records: list[tuple[Any, ...]] = []
-    add = records.append
-    loads, decode_error = orjson.loads, orjson.JSONDecodeError
-    for number, offset, line in _lines_between(data, start, end, first):
-        if line[:1] != b"{":  # not an object (or junk orjson would copy whole to refuse): the main process's
-            add((number, offset, len(line)))
-            continue
-        try:
-            value = loads(line)
-        except decode_error:
-            add((number, offset, len(line)))
-            continue
-        if type(value) is not dict:
-            add((number, offset, len(line)))
-            continue
-        kind = value.get("type")
-        if kind == "session":
-            add((number, offset, len(line)))
-            continue
-        entry = Entry(value, number, offset, len(line))
-        if type(entry.id) is Opaque or type(entry.parent_id) is Opaque:
-            add((number, offset, len(line)))
-            continue
-        model = entry.provider_model
-        if model is not None:
-            model = (... if model[0] is MISSING else model[0], ... if model[1] is MISSING else model[1])
-        add((number, offset, entry.length, ... if entry.type is MISSING else entry.type,
-             ... if entry.id is MISSING else entry.id, ... if entry.parent_id is MISSING else entry.parent_id,
-             ... if entry.timestamp is MISSING else entry.timestamp, ... if entry.role is MISSING else entry.role,
-             model, entry.textless, None if kind == "message" else value))
-    return records
-
-
-def _merge(records: list[tuple[Any, ...]], data: bytes, entries: list[Entry], source: LineSource | None,
-           consume: Any) -> int:
-    """A child's records into ``entries``, in file order; the lines it left are read by
-    ``consume`` (the main reading loop). Returns the last line number."""
-    new, append = Entry.__new__, entries.append
-    number = 0
-    for record in records:
-        number = record[0]
-        if len(record) == 3:
-            offset, length = record[1], record[2]
-            consume(((number, offset, data[offset : offset + length]),))
-            continue
-        _, offset, length, kind, entry_id, parent_id, timestamp, role, model, textless, value = record
-        entry = new(Entry)
-        entry.type = MISSING if kind is ... else kind
-        entry.id = MISSING if entry_id is ... else entry_id
-        entry.parent_id = MISSING if parent_id is ... else parent_id
-        entry.timestamp = MISSING if timestamp is ... else timestamp
-        entry.line, entry.offset, entry.length = number, offset, length
-        entry.role = MISSING if role is ... else role
-        if model is not None and (model[0] is ... or model[1] is ...):
-            model = (MISSING if model[0] is ... else model[0], MISSING if model[1] is ... else model[1])
-        entry.provider_model = model
-        entry.textless = textless
-        entry._source = source
-        entry._data = value
-        append(entry)
-    return number
 
 
 def _describe_bad_line(data: bytes, error: BadLine) -> str:

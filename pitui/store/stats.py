@@ -6,10 +6,13 @@ line with orjson and keeps only counters: no entry objects, no message bodies. R
 in a small in-memory cache keyed by the file's identity, size and mtime, so moving back to a
 session costs one ``stat``.
 
-The counts follow pi's rules for reading a file (reference §3): the same lines are skipped, the
-same entries kept, the same leaf chosen (the last entry), and labels and name resolved the same
-way; ``modified`` is the listing's last-activity time (§6.1). Tokens and cost add up the usage of
-every assistant message in the file, all branches, as pi's footer does.
+This is a second implementation of pi's load rules (reference §3; the first is
+:mod:`pitui.store.reader`): the same lines are skipped, the same entries kept, the same leaf
+chosen (the last entry), labels and name resolved the same way, v1 and v2 files read as pi
+migrates them; ``modified`` is the listing's last-activity time (§6.1). It is kept in step with
+pi by ``tests/test_preview.py``, which checks it against pi's own code (the oracle) and against
+:class:`~pitui.store.reader.Session` on every fixture. Tokens and cost add up the usage of every
+assistant message in the file, all branches, as pi's footer does.
 """
 
 from __future__ import annotations
@@ -19,24 +22,26 @@ import os
 import stat
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
-from pitui.store.js import js_date_parse, js_date_value, js_string, time_clip
-from pitui.store.jsonl import (
+from pitui.store.js import (
     MISSING,
-    UNPARSED,
-    BadLine,
-    _is_js_blank,
-    _strip_js_whitespace,
+    Opaque,
+    as_key,
+    is_js_blank,
+    js_date_parse,
+    js_date_value,
+    js_string,
     js_trim,
     js_truthy,
-    parse_line,
+    strip_js_whitespace,
+    time_clip,
 )
-from pitui.store.reader import NotASessionError, Opaque, Problem, _version_number, as_key
+from pitui.store.jsonl import BadLine, iter_lines, parse_fast, parse_line
+from pitui.store.migrate import version_number
+from pitui.store.model import LineProblem, NotASessionError
 
 __all__ = [
     "LabelInfo",
@@ -51,7 +56,6 @@ __all__ = [
 
 PROMPT_CHARS = 500  # a prompt is kept as one line of at most this many characters
 MAX_PROBLEMS = 20  # skipped lines described one by one; the rest are only counted
-BLOCK = 1 << 20
 CACHE_SIZE = 128
 
 
@@ -140,7 +144,7 @@ class SessionPreview:
     first_prompt: str | None
     last_prompt: str | None
     skipped_lines: int  # lines that are not entries: unreadable JSON, null, a second header
-    problems: tuple[Problem, ...] = field(default=())  # the first MAX_PROBLEMS skipped lines and why
+    problems: tuple[LineProblem, ...] = field(default=())  # the first MAX_PROBLEMS skipped lines and why
 
     @property
     def messages(self) -> int:
@@ -220,40 +224,6 @@ def _os_reason(error: OSError) -> str:
 # Reading
 
 
-def _read_lines(fd: int, size: int, cancelled: Callable[[], bool] | None = None
-                ) -> Iterator[tuple[int, int, bytes]]:
-    """The first ``size`` bytes of the file as ``(line number, offset, bytes without the
-    newline)``, every line, the last one possibly unterminated. A line longer than a block is
-    gathered in pieces and joined once."""
-    number = 1
-    offset = 0
-    pieces: list[bytes] = []
-    done = 0
-    while done < size:
-        if cancelled is not None and cancelled():
-            raise PreviewCancelled
-        block = os.read(fd, min(BLOCK, size - done))
-        if not block:
-            break  # the file shrank while being read
-        done += len(block)
-        start = 0
-        find = block.find
-        while (end := find(b"\n", start)) >= 0:
-            line = block[start:end]
-            if pieces:
-                pieces.append(line)
-                line = b"".join(pieces)
-                pieces.clear()
-            yield number, offset, line
-            offset += len(line) + 1
-            number += 1
-            start = end + 1
-        if start < len(block):
-            pieces.append(block[start:])
-    if pieces:
-        yield number, offset, b"".join(pieces)
-
-
 def _number(value: Any) -> int | float:
     """A usage figure: a finite JSON number, else 0 (a file may hold anything there)."""
     kind = type(value)
@@ -317,19 +287,24 @@ class _Scan:
         self.first_prompt: str | None = None
         self.last_activity: float | None = None
         self.skipped = 0
-        self.problems: list[Problem] = []
+        self.problems: list[LineProblem] = []
 
     def run(self, st: os.stat_result, cancelled: Callable[[], bool] | None) -> SessionPreview:
         held: tuple[int, int, bytes] | None = None
         unterminated = False
         first = True
-        for number, offset, line in _read_lines(self.fd, st.st_size, cancelled):
+        def check() -> None:
+            if cancelled is not None and cancelled():
+                raise PreviewCancelled
+
+        # Every line, blank ones too: the last one tells whether the file ends in a newline.
+        for number, offset, line in iter_lines(self.fd, 0, st.st_size, blanks=True, before_block=check):
             unterminated = offset + len(line) >= st.st_size  # no newline after it
-            if line[:1] != b"{" and _is_js_blank(line):
+            if line[:1] != b"{" and is_js_blank(line):
                 continue
             if first:
                 # pi trims the whole content: a BOM or odd whitespace before the first line goes.
-                cut = _strip_js_whitespace(line, start=True)
+                cut = strip_js_whitespace(line, start=True)
                 line, offset, first = line[cut:], offset + cut, False
             if held is not None:
                 self.feed(*held)
@@ -337,42 +312,35 @@ class _Scan:
         if held is None:
             raise PreviewError("The file is empty: not a pi session yet.", self.path)
         number, offset, line = held
-        line = line[: len(line) - _strip_js_whitespace(line, start=False)]
+        line = line[: len(line) - strip_js_whitespace(line, start=False)]
         skipped = self.skipped
         self.feed(number, offset, line)
         if self.header is None:
             raise NotASessionError(self.path)
         if unterminated and self.skipped > skipped and self.problems and self.problems[-1].line == number:
-            self.problems[-1] = Problem(self.path, number, "an incomplete last line (still being written?)")
+            self.problems[-1] = LineProblem(self.path, number, "an incomplete last line (still being written?)")
         return self.result(st)
 
     def skip(self, number: int, reason: str) -> None:
         self.skipped += 1
         if len(self.problems) < MAX_PROBLEMS:
-            self.problems.append(Problem(self.path, number, reason))
+            self.problems.append(LineProblem(self.path, number, reason))
 
     def feed(self, number: int, offset: int, line: bytes) -> None:
-        value = UNPARSED
-        if line[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
-            try:
-                value = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                value = UNPARSED
-        if value is UNPARSED:
-            try:
-                value = parse_line(line, orjson_refused=True)  # what JSON.parse takes and orjson refuses
-            except BadLine as error:
-                if line.strip(b"\x00") == b"":
-                    self.skip(number, "a line of NUL bytes (a crash while writing?)")
-                else:
-                    self.skip(number, str(error))
-                return
+        try:
+            value = parse_fast(line)
+        except BadLine as error:
+            if line.strip(b"\x00") == b"":
+                self.skip(number, "a line of NUL bytes (a crash while writing?)")
+            else:
+                self.skip(number, str(error))
+            return
         if self.header is None:
             # pi checks only the first line that parses.
             if type(value) is not dict or value.get("type") != "session" or type(value.get("id")) is not str:
                 raise NotASessionError(self.path)
             self.header = value
-            version = _version_number(value.get("version", MISSING))
+            version = version_number(value.get("version", MISSING))
             self.v1, self.v2 = version < 2, version < 3
             return
         if type(value) is not dict:

@@ -35,9 +35,10 @@ from pitui.store.js import (
     js_lstrip_bytes,
     js_rstrip_bytes,
     js_string,
+    js_trim,
     time_clip,
 )
-from pitui.store.jsonl import MISSING, UNPARSED, BadLine, js_trim, parse_line
+from pitui.store.jsonl import MISSING, UNPARSED, BadLine, parse_line
 
 __all__ = [
     "CHUNK",

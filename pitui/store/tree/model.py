@@ -33,9 +33,9 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from pitui.store.content import get_searchable_text
-from pitui.store.js import js_string
-from pitui.store.jsonl import js_truthy
-from pitui.store.reader import Entry, FileChangedError, Session
+from pitui.store.js import js_string, js_truthy
+from pitui.store.model import Entry, FileChangedError
+from pitui.store.reader import Session
 from pitui.store.tree import navigate
 from pitui.store.tree.rows import RowText, TreeRows
 from pitui.store.tree.structure import TEXTLESS, Layout, TreeStructure

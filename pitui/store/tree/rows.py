@@ -15,8 +15,18 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from pitui.store.content import extract_content, format_tool_call, tool_call_map_entries
-from pitui.store.js import js_date_value, js_head, js_join_value, js_number, js_number_string, js_round, js_string
-from pitui.store.jsonl import MISSING, js_trim, js_truthy
+from pitui.store.js import (
+    js_date_value,
+    js_head,
+    js_join_value,
+    js_number,
+    js_number_string,
+    js_round,
+    js_string,
+    js_trim,
+    js_truthy,
+)
+from pitui.store.jsonl import MISSING
 from pitui.store.reader import FileChangedError, Session
 from pitui.store.tree.structure import Layout, TreeStructure
 

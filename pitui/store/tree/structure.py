@@ -16,7 +16,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from pitui.store.jsonl import MISSING, js_truthy
+from pitui.store.js import js_truthy
+from pitui.store.jsonl import MISSING
 from pitui.store.reader import Entry, Session, _sort_children
 
 __all__ = ["ASSISTANT", "BOOKKEEPING", "OTHER", "TEXTLESS", "TOOL", "USER", "Layout", "TreeStructure"]

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pitui.store.content import extract_user_message_text
-from pitui.store.jsonl import MISSING, BadLine, js_trim, parse_line, split_lines
-from pitui.store.reader import Entry, FileChangedError, Session
+from pitui.store.js import MISSING, js_trim
+from pitui.store.jsonl import BadLine, parse_line, split_lines
+from pitui.store.model import Entry, FileChangedError
+from pitui.store.reader import Session
 from pitui.store.write.manager import EntryNotFoundError, SessionManager
 from pitui.store.write.trash import move_to_trash
 

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from pitui.store.jsonl import js_trim
-from pitui.store.reader import FileChangedError, Session
+from pitui.store.js import js_trim
+from pitui.store.model import FileChangedError
+from pitui.store.reader import Session
 from pitui.store.write.actions import (
     ActionError,
     BranchPlan,
@@ -105,7 +106,7 @@ class SessionEditor:
     def catch_up(self) -> int:
         """Read what was appended since the last read (pi writing); returns the entries read.
 
-        Raises :class:`~pitui.store.reader.FileChangedError` when the file was replaced: it must be read again
+        Raises :class:`~pitui.store.model.FileChangedError` when the file was replaced: it must be read again
         whole before anything is written to it.
         """
         if self.session.migrated:
@@ -176,13 +177,13 @@ class SessionEditor:
             leaf = session.leaf()
             if leaf is None:
                 raise ActionError("Nothing to clone yet")
-            return CopyPlan(leaf.id, len(session.branch(leaf.id)), None)
+            return CopyPlan(leaf.id, len(session.path_to(leaf.id)), None)
         target = entry_by_id(session, entry_id)
         prompt = message_text(target) if is_prompt(target) else None
         end = target.parent_id if prompt is not None else target.id
         if end is None or end not in session.by_id:
             raise ActionError("Nothing comes before the first message: highlight a later entry to fork")
-        return CopyPlan(end, len(session.branch(end)), prompt)
+        return CopyPlan(end, len(session.path_to(end)), prompt)
 
     @_fresh
     def fork(self, entry_id: Any) -> Forked:

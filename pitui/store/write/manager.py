@@ -20,19 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from pitui.store import paths
-from pitui.store.jsonl import MISSING, dumps, js_trim
-from pitui.store.reader import (
-    CURRENT_VERSION,
-    DiskState,
-    Entry,
-    FileChangedError,
-    NotASessionError,
-    Session,
-    SessionContext,
-    Tree,
-    generate_id,
-)
-from pitui.store.timefmt import now_iso, uuid7
+from pitui.store.ids import generate_id, now_iso, uuid7
+from pitui.store.js import MISSING, js_trim
+from pitui.store.jsonl import dumps
+from pitui.store.migrate import CURRENT_VERSION
+from pitui.store.model import DiskState, Entry, FileChangedError, NotASessionError, SessionContext, Tree
+from pitui.store.reader import Session
 from pitui.store.write.writer import append_lines, create_file, rewrite_file
 
 ProgressCallback = Callable[[int, int], None]
@@ -338,7 +331,7 @@ class SessionManager:
 
     def get_branch(self, from_id: str | None = None) -> list[dict[str, Any]]:
         """Entries from the root to ``from_id`` (default: the leaf)."""
-        return [e.data for e in self._session.branch(MISSING if from_id is None else from_id)]
+        return [e.data for e in self._session.path_to(MISSING if from_id is None else from_id)]
 
     def get_tree(self) -> Tree:
         return self._session.tree()
@@ -376,8 +369,8 @@ class SessionManager:
         it holds an assistant message or ``write_now`` is set, else with the first one.
         """
         previous_file = self._session_file
-        path = [e for e in self._session.branch(leaf_id) if e.type != "label"]
-        if not self._session.branch(leaf_id):
+        path = [e for e in self._session.path_to(leaf_id) if e.type != "label"]
+        if not self._session.path_to(leaf_id):
             raise EntryNotFoundError(leaf_id)
         session_id = uuid7()
         timestamp = now_iso()

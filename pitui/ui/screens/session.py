@@ -28,7 +28,8 @@ from textual.worker import get_current_worker
 from pitui.safe_text import safe_line
 from pitui.store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
 from pitui.store.digest import branch_digest, branch_transcript, file_lists, format_file_operations
-from pitui.store.reader import Entry, FileChangedError, NotASessionError, Session
+from pitui.store.model import Entry, FileChangedError, NotASessionError
+from pitui.store.reader import Session
 from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from pitui.store.summarize import SummarizerError
 from pitui.store.tree.model import TreeModel

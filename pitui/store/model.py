@@ -1,0 +1,255 @@
+"""The session model: entries, where their lines are, the tree, the context, and the errors.
+
+An :class:`Entry` keeps the fields every view needs and where its line is in the file; its whole
+value is decoded again from the file (:meth:`Entry.read_data`) when it was not kept.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from pitui.store.js import JS_WHITESPACE, MISSING, Opaque, as_key, js_date_value, js_trim, js_truthy
+from pitui.store.jsonl import BadLine, parse_line
+
+
+class NotASessionError(ValueError):
+    """The file is not a pi session (its first readable line is not a session header)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineProblem:
+    """A line that was skipped, or something odd about the file, with where and why."""
+
+    path: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.reason}"
+
+
+class Entry:
+    """One tree entry: the fields every view needs, and where its full line is."""
+
+    __slots__ = ("_data", "_source", "id", "length", "line", "offset", "parent_id", "provider_model",
+                 "role", "textless", "timestamp", "type")
+
+    def __init__(self, data: dict[str, Any], line: int = 0, offset: int = -1, length: int = 0,
+                 source: LineSource | None = None, keep: bool = True) -> None:
+        get = data.get
+        self.type: Any = get("type", MISSING)
+        self.id: Any = get("id", MISSING)
+        self.parent_id: Any = get("parentId", MISSING)
+        if type(self.id) in _CONTAINERS or type(self.parent_id) in _CONTAINERS:
+            self.id, self.parent_id = as_key(self.id), as_key(self.parent_id)
+        self.timestamp: Any = get("timestamp", MISSING)
+        self.line = line
+        self.offset = offset
+        self.length = length
+        self.role: Any = MISSING
+        self.provider_model: tuple[Any, Any] | None = None
+        # An assistant message with no text that ended normally (only thinking and tool calls):
+        # pi's /tree hides these, and deciding it later would mean decoding every body again.
+        self.textless = False
+        if self.type == "message":
+            message = get("message")
+            if type(message) is dict:
+                self.role = role = message.get("role", MISSING)
+                if role == "assistant":
+                    self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
+                    self.textless = _textless(message)
+        self._source = source
+        self._data: dict[str, Any] | None = data if keep or source is None else None
+
+    def read_data(self) -> dict[str, Any]:
+        """The whole entry as it is in the file: the value kept when it was read, else its line
+        read again from the file (a ``pread`` on the descriptor the session was loaded from).
+
+        So this may read the disk, and raises :class:`FileChangedError` when the line no longer
+        holds this entry (or the file was closed)."""
+        if self._data is not None:
+            return self._data
+        assert self._source is not None
+        return self._source.entry_at(self)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The whole entry as it is in the file; see :meth:`read_data`, which this calls when the
+        value was not kept: it may read the file."""
+        data = self._data
+        if data is not None:
+            return data
+        return self.read_data()
+
+    def get(self, key: str, default: Any = MISSING) -> Any:
+        return self.data.get(key, default)
+
+    @property
+    def message(self) -> Any:
+        return self.data.get("message", MISSING)
+
+    def __repr__(self) -> str:
+        return f"Entry({self.type!r}, id={self.id!r}, parent={self.parent_id!r}, line={self.line})"
+
+
+_JS_SPACE = frozenset(JS_WHITESPACE)
+
+
+def _textless(message: dict[str, Any]) -> bool:
+    """pi's tree-selector rule: no text block with non-blank text, and a ``stopReason`` that is
+    missing, ``stop`` or ``toolUse`` (an error, abort or length stop is worth showing)."""
+    stop = message.get("stopReason")
+    if stop is not None and stop != "stop" and stop != "toolUse" and js_truthy(stop):
+        return False
+    content = message.get("content")
+    if type(content) is str:
+        return not content or (content[0] in _JS_SPACE and js_trim(content) == "")
+    if type(content) is list:
+        for block in content:
+            if type(block) is dict and block.get("type") == "text":
+                text = block.get("text")
+                # pi calls text.trim(): a text that is not a string is no text (pi would throw).
+                if type(text) is str and text and (text[0] not in _JS_SPACE or js_trim(text) != ""):
+                    return False
+    return True
+
+
+_CONTAINERS = (list, dict)
+
+
+class LineSource:
+    """Reads single lines of a session file back, to decode bodies that were not kept.
+
+    It reads through the descriptor the file was loaded from, so a file replaced on disk
+    (renamed over) is still the one read; a file changed in place is noticed when a line no
+    longer holds the entry it held.
+    """
+
+    def __init__(self, path: str, fd: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    def entry_at(self, entry: Entry) -> dict[str, Any]:
+        if self._fd is None:
+            raise FileChangedError(f"{self.path}: closed")
+        raw = os.pread(self._fd, entry.length, entry.offset)
+        try:
+            data = parse_line(raw)
+        except BadLine:
+            data = None
+        expected = entry.id.value if isinstance(entry.id, Opaque) else entry.id  # an id that is a list, say
+        if not isinstance(data, dict) or data.get("id", MISSING) != expected:
+            raise FileChangedError(f"{self.path} changed on disk: line {entry.line} no longer holds entry {entry.id}")
+        return data
+
+    def raw(self, offset: int, length: int) -> bytes:
+        """A line's bytes as they are in the file."""
+        if self._fd is None:
+            raise FileChangedError(f"{self.path}: closed")
+        return os.pread(self._fd, length, offset)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __del__(self) -> None:
+        self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class DiskState:
+    """What a file was on disk when it was read: a write checks that it still is."""
+
+    dev: int
+    ino: int
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> DiskState:
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class FileChangedError(OSError):
+    """A session file changed on disk since it was read (rewritten, or pi appended to it)."""
+
+
+@dataclass(slots=True)
+class Tree:
+    """pi's ``getTree()``: roots in file order, children sorted by timestamp (stable)."""
+
+    roots: list[Entry]
+    children: dict[Any, list[Entry]] = field(default_factory=dict)
+
+    def children_of(self, entry: Entry) -> list[Entry]:
+        return self.children.get(entry.id, [])
+
+
+def date_ms(value: Any) -> float:
+    """``new Date(value).getTime()``, NaN when invalid."""
+    ms = js_date_value(value)
+    return math.nan if ms is None else ms
+
+
+def _sort_children(nodes: list[Entry]) -> list[Entry]:
+    """Sort by ``new Date(timestamp)`` as V8 does, NaN comparisons counting as equal."""
+    keys = [date_ms(n.timestamp) for n in nodes]
+    if not any(math.isnan(k) for k in keys):
+        order = sorted(range(len(nodes)), key=keys.__getitem__)
+        return [nodes[i] for i in order]
+    return _v8_sort(nodes, keys)
+
+
+def _v8_sort(nodes: list[Entry], keys: list[float]) -> list[Entry]:
+    """V8's TimSort on short arrays (run detection, then binary insertion), for NaN keys,
+    where a consistent sort order does not exist and only V8's exact steps give pi's order."""
+    items = list(zip(keys, range(len(nodes)), strict=True))
+    n = len(items)
+
+    def less(x: tuple[float, int], y: tuple[float, int]) -> bool:
+        diff = x[0] - y[0]
+        return diff < 0  # NaN < 0 is False, as in V8
+
+    if n < 2:
+        return list(nodes)
+    # CountAndMakeRun: a strictly descending run is reversed, an ascending one kept.
+    run = 2
+    descending = less(items[1], items[0])
+    previous = items[1]
+    while run < n:
+        current = items[run]
+        if descending:
+            if not less(current, previous):
+                break
+        elif less(current, previous):
+            break
+        previous = current
+        run += 1
+    if descending:
+        items[:run] = items[:run][::-1]
+    # BinaryInsertionSort of the rest into the sorted prefix (stable: ties go after).
+    for start in range(run, n):
+        pivot = items[start]
+        left, right = 0, start
+        while left < right:
+            mid = (left + right) >> 1
+            if less(pivot, items[mid]):
+                right = mid
+            else:
+                left = mid + 1
+        items[left + 1 : start + 1] = items[left:start]
+        items[left] = pivot
+    return [nodes[i] for _, i in items]
+
+
+@dataclass(slots=True)
+class SessionContext:
+    messages: list[dict[str, Any]]
+    thinking_level: Any
+    model: dict[str, Any] | None
+    entries: list[Entry] = field(default_factory=list)
