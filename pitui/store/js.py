@@ -78,6 +78,16 @@ def is_js_blank(line: bytes) -> bool:
     return not line.strip() or js_trim(line.decode("utf-8", errors="replace")) == ""
 
 
+def js_lstrip_bytes(data: bytes) -> bytes:
+    """``data`` without the JavaScript whitespace it starts with (``trimStart`` on bytes)."""
+    return data[strip_js_whitespace(data, start=True) :]
+
+
+def js_rstrip_bytes(data: bytes) -> bytes:
+    """``data`` without the JavaScript whitespace it ends with (``trimEnd`` on bytes)."""
+    return data[: len(data) - strip_js_whitespace(data, start=False)]
+
+
 def strip_js_whitespace(data: bytes, *, start: bool) -> int:
     """How many bytes of JavaScript whitespace ``data`` starts (or ends) with."""
     count = 0
@@ -326,54 +336,6 @@ def js_string_to_number(text: str) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# JavaScript whitespace on UTF-8 bytes
-#
-# ``trim()`` and ``!line.trim()`` on a line's bytes, without decoding the line: what pi's
-# ``content.trim().split("\n")`` does, for code that reads files as bytes.
-
-JS_ASCII_SPACE = b" \t\n\r\x0b\x0c"
-# The first bytes of the UTF-8 of JavaScript's whitespace: a line starting with any other byte
-# is not blank, and is not decoded to find that out.
-JS_SPACE_LEADS = frozenset(c.encode()[0] for c in JS_WHITESPACE)
-# The UTF-8 of the others, longest first.
-_JS_MULTIBYTE_SPACE = tuple(sorted({c.encode() for c in JS_WHITESPACE if ord(c) > 127}, key=len, reverse=True))
-
-
-def js_lstrip_bytes(data: bytes) -> bytes:
-    """``data`` without the JavaScript whitespace it starts with (``trimStart`` on bytes)."""
-    while True:
-        data = data.lstrip(JS_ASCII_SPACE)
-        for ws in _JS_MULTIBYTE_SPACE:
-            if data.startswith(ws):
-                data = data[len(ws) :]
-                break
-        else:
-            return data
-
-
-def js_rstrip_bytes(data: bytes) -> bytes:
-    """``data`` without the JavaScript whitespace it ends with (``trimEnd`` on bytes)."""
-    while True:
-        data = data.rstrip(JS_ASCII_SPACE)
-        for ws in _JS_MULTIBYTE_SPACE:
-            if data.endswith(ws):
-                data = data[: -len(ws)]
-                break
-        else:
-            return data
-
-
-def js_is_blank_bytes(line: bytes) -> bool:
-    """``!line.trim()`` for a line's bytes."""
-    s = line.strip(JS_ASCII_SPACE)
-    if not s:
-        return True
-    if s[0] < 0x80:
-        return False
-    return js_trim(s.decode("utf-8", errors="replace")) == ""
-
-
-# --------------------------------------------------------------------------------------------
 # JavaScript strings: UTF-16 length, index, lower case
 #
 # JavaScript strings are UTF-16: a character outside the BMP is two units, which every index,
@@ -407,7 +369,8 @@ def utf16_index(text: str, index: int) -> int:
     return index + len(_ASTRAL.findall(text, 0, index))
 
 
-# JavaScript numbers and string length for the tree's text
+# --------------------------------------------------------------------------------------------
+# JavaScript numbers and string length, for the tree's row text
 
 
 def js_len(text: str) -> int:

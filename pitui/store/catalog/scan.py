@@ -29,9 +29,9 @@ from pitui.store.catalog.codec import dump_blob, load_blob
 from pitui.store.catalog.model import NO_MESSAGES, SessionInfo
 from pitui.store.js import (
     JS_SPACE_LEADS,
+    is_js_blank,
     js_date_parse,
     js_date_value,
-    js_is_blank_bytes,
     js_lstrip_bytes,
     js_rstrip_bytes,
     js_string,
@@ -341,7 +341,7 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
                 j = find(data, b"\n", i, end)
                 if j < 0:
                     j = end
-                if j > i and data[i] in JS_SPACE_LEADS and js_is_blank_bytes(data[i:j]):
+                if j > i and data[i] in JS_SPACE_LEADS and is_js_blank(data[i:j]):
                     i = j + 1
                     continue
                 if j > i:
