@@ -125,13 +125,13 @@ def row_lines(app: PituiApp) -> list[str]:
 
 
 def titles(app: PituiApp) -> list[str]:
-    from pitui.ui.widgets.session_list import row_title
+    from pitui.ui.format import row_title
 
     return [row_title(row.info) for row in listing(app).rows]
 
 
 def selected_title(app: PituiApp) -> str:
-    from pitui.ui.widgets.session_list import row_title
+    from pitui.ui.format import row_title
 
     row = listing(app).selected
     assert row is not None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pitui.safe_text import safe
 from pitui.store import paths
 from pitui.store.jsonl import MISSING, dumps
-from pitui.store.timefmt import format_age
+from pitui.ui.format import format_age
 
 if TYPE_CHECKING:
     from types import ModuleType

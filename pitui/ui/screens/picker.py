@@ -36,13 +36,13 @@ from pitui.safe_text import safe_line
 from pitui.store.paths import listed_folder, misplaced_agent_dir, session_dir_for
 from pitui.store.query import has_session_name
 from pitui.ui.commands import PaletteCommand, ScreenCommands
-from pitui.ui.fit import fit_middle
+from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode
 from pitui.ui.widgets.preview_pane import PreviewPane
-from pitui.ui.widgets.session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
+from pitui.ui.widgets.session_list import ListRow, SessionList, threaded_rows
 
 if TYPE_CHECKING:
     from pitui.store.catalog.catalog import Catalog, Problem, SearchHit, SessionInfo
@@ -491,7 +491,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
             else:
                 text = f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
         else:
-            folder = shorten_path(self._folders()[1 if self.scope == "all" else 0], os.path.expanduser("~"))
+            folder = shorten_home_prefix(self._folders()[1 if self.scope == "all" else 0], os.path.expanduser("~"))
             folder = fit_middle(folder, max(self.session_list.size.width - 14, 24))  # one line, whole words
             if self.scope == "all":
                 text = f"  No sessions found\n  Looked in {folder}"

@@ -35,7 +35,7 @@ from pitui.store.tree.model import TreeModel
 from pitui.store.write.actions import ActionError
 from pitui.store.write.editing import SessionEditor, Written
 from pitui.ui.commands import PaletteCommand, ScreenCommands
-from pitui.ui.fit import fit_middle
+from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.dialogs import (
     BRANCH_COMMAND,
@@ -47,7 +47,6 @@ from pitui.ui.screens.dialogs import (
     SummaryEditor,
 )
 from pitui.ui.widgets.conversation.view import ConversationView
-from pitui.ui.widgets.preview_pane import format_cost, format_size, format_tokens, shorten_home
 from pitui.ui.widgets.session_tree import SessionTree
 
 __all__ = ["SessionScreen"]
@@ -228,7 +227,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
         width = max(self.size.width - 2, 20)
         name = safe_line(session.name) if session is not None and session.name else ""
         home = os.path.expanduser("~")
-        cwd = safe_line(shorten_home(session.cwd, home)) if session is not None and session.cwd else ""
+        cwd = safe_line(shorten_home_folder(session.cwd, home)) if session is not None and session.cwd else ""
         file = safe_line(os.path.basename(self.session_path))
         gone = "  (file removed)" if self.removed else ""
         if cell_len(f"{name}  {cwd}  {file}{gone}") > width:
@@ -464,7 +463,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
         what = (f"the path from the first entry to {self._describe(plan.end)}" if fork
                 else "the whole active path")
         # The folder on a line of its own, its middle elided to fit the dialog (never wrapped).
-        folder = fit_middle(shorten_home(os.path.dirname(self.session_path), os.path.expanduser("~")),
+        folder = fit_middle(shorten_home_folder(os.path.dirname(self.session_path), os.path.expanduser("~")),
                             max(min(self.size.width, 80) - 12, 20))
         question = (f"Writes a new session file, in the same folder as this one:\n{folder}"
                     f"\nwith {what} ({plan.entries} {'entry' if plan.entries == 1 else 'entries'})."

@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from pitui.ui.fit import fit_middle
+from pitui.ui.format import fit_middle
 
 __all__ = ["SORT_LABELS", "Hint", "PickerFooter", "PickerHeader", "Scope", "SortMode", "cut"]
 

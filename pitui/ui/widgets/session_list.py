@@ -29,15 +29,11 @@ from textual.widget import Widget
 
 from pitui.safe_text import safe_line
 from pitui.store.catalog.catalog import SearchHit, SessionInfo
-from pitui.store.timefmt import format_age
-from pitui.ui.fit import fit_middle
+from pitui.ui.format import fit_middle, format_age, row_title, shorten_home_prefix
 
 __all__ = [
     "ListRow",
     "SessionList",
-    "format_age",
-    "row_title",
-    "shorten_path",
     "threaded_rows",
 ]
 
@@ -59,13 +55,6 @@ class ListRow:
 # -- pi's formats --------------------------------------------------------------------------------
 
 
-def shorten_path(path: str, home: str) -> str:
-    """pi's ``shortenPath``: a leading home folder becomes ``~``."""
-    if home and path.startswith(home):
-        return "~" + path[len(home) :]
-    return path
-
-
 def last_activity(info: SessionInfo) -> float:
     """When the session last changed, for its age: pi's ``modified`` (the last message), or
     its creation when that is later (a fork or clone made today of messages months old)."""
@@ -73,12 +62,6 @@ def last_activity(info: SessionInfo) -> float:
     if isinstance(created, int | float) and math.isfinite(created) and created > info.modified:
         return created
     return info.modified
-
-
-def row_title(info: SessionInfo) -> str:
-    """What a row shows: the name, else the first message; one line, trimmed, made safe."""
-    text = info.name if info.name is not None else info.first_message
-    return safe_line(text).strip()
 
 
 def threaded_rows(infos: Sequence[SessionInfo], canonical: Callable[[str], str]) -> list[ListRow]:
@@ -512,8 +495,8 @@ class SessionList(ScrollView, can_focus=False):
         the whole line (losing count and age), the places give way: the cwd first when the
         file is shown (its folder is named after the cwd), then the start of the path."""
         tail = f"{info.message_count} {format_age(last_activity(info), self.now_ms)}"
-        path = shorten_path(safe_line(info.path), self.home) if self.show_path else ""
-        cwd = shorten_path(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
+        path = shorten_home_prefix(safe_line(info.path), self.home) if self.show_path else ""
+        cwd = shorten_home_prefix(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
         right = " ".join(part for part in (path, cwd, tail) if part)
         if cell_len(right) <= budget:
             return right

@@ -10,10 +10,8 @@ Session text is untrusted: every string goes through :mod:`pitui.safe_text` and 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.markdown import Markdown
@@ -35,9 +33,9 @@ from pitui.store.conversation import (
     ThinkingPart,
     ToolCallPart,
     ToolResult,
-    Usage,
     UserMessage,
 )
+from pitui.ui.format import arguments_text, compact_json, format_size, format_usage
 from pitui.ui.widgets.conversation.blocks import (
     FOLD_LINES,
     GUTTER,
@@ -51,9 +49,8 @@ from pitui.ui.widgets.conversation.blocks import (
     line_count,
     part_open,
 )
-from pitui.ui.widgets.preview_pane import format_size, format_tokens
 
-__all__ = ["Look", "estimate_height", "format_usage", "pieces", "render_rows"]
+__all__ = ["Look", "estimate_height", "pieces", "render_rows"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,33 +66,8 @@ class Look:
         return part_open(block, key, self.show_thinking)
 
 
-def format_usage(usage: Usage) -> str:
-    """Tokens and cost as pi shows them: ↑input ↓output Rcache-read Wcache-write, total, $."""
-    return (f"↑{format_tokens(usage.input)} ↓{format_tokens(usage.output)} R{format_tokens(usage.cache_read)} "
-            f"W{format_tokens(usage.cache_write)} · {format_tokens(usage.total_tokens)} tokens · ${usage.cost:.3f}")
-
-
 def _lines(count: int) -> str:
     return f"{count} line" if count == 1 else f"{count} lines"
-
-
-def _arguments_text(arguments: Any) -> str:
-    """Tool call arguments, one ``key: value`` line per key (strings as they are, the rest as
-    compact JSON), so an edit's text reads as text rather than as one escaped line."""
-    if isinstance(arguments, dict) and arguments:
-        lines = []
-        for key, value in arguments.items():
-            shown = value if isinstance(value, str) else _compact_json(value)
-            lines.append(f"{key}:\n{shown}" if "\n" in shown else f"{key}: {shown}")
-        return "\n".join(lines)
-    return _compact_json(arguments)
-
-
-def _compact_json(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def render_rows(look: Look, block: Block, view_width: int, console: Console, base: Style) -> None:
@@ -195,13 +167,13 @@ def _assistant(look: Look, block: Block, item: AssistantMessage, width: int) -> 
 def _tool_call(look: Look, block: Block, index: int, part: ToolCallPart, width: int) -> Iterable[Piece]:
     tool = look.style("conversation--tool")
     name = safe_line(part.name) or "tool"
-    compact = safe_line(_compact_json(part.arguments))
+    compact = safe_line(compact_json(part.arguments))
     if len(name) + 3 + len(compact) <= width and "\\n" not in compact:
         text = Text(f"⚙ {name} ", tool)
         text.append(compact, look.style("conversation--meta"))
         yield Piece(text)
         return
-    shown = safe_lines(_arguments_text(part.arguments))
+    shown = safe_lines(arguments_text(part.arguments))
     yield Piece(Text(f"⚙ {name}", tool), index if line_count(shown) > FOLD_LINES else None, True)
     yield from _folded(look, shown, "conversation--meta", index, look.opened(block, index))
 
