@@ -9,14 +9,9 @@ import pytest
 from textual.app import App, ComposeResult
 
 from pitui.store.catalog.catalog import SearchHit, SessionInfo
+from pitui.store.threads import ListRow, threaded_rows
 from pitui.ui.format import format_age, row_title, shorten_home_prefix
-from pitui.ui.widgets.session_list import (
-    ListRow,
-    SessionList,
-    _fit,
-    _fit_left,
-    threaded_rows,
-)
+from pitui.ui.widgets.session_list import SessionList, _fit, _fit_left
 
 NOW = 1_000_000_000_000.0
 MIN = 60_000.0

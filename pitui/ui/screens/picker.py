@@ -35,6 +35,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from pitui.safe_text import safe_line
 from pitui.store.paths import listed_folder, misplaced_agent_dir, session_dir_for
 from pitui.store.query import has_session_name
+from pitui.store.threads import ListRow, threaded_rows
 from pitui.ui.commands import PaletteCommand, ScreenCommands
 from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
 from pitui.ui.keys import OrderedKeys
@@ -42,7 +43,7 @@ from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode
 from pitui.ui.widgets.preview_pane import PreviewPane
-from pitui.ui.widgets.session_list import ListRow, SessionList, threaded_rows
+from pitui.ui.widgets.session_list import SessionList
 
 if TYPE_CHECKING:
     from pitui.store.catalog.catalog import Catalog, Problem, SearchHit, SessionInfo
