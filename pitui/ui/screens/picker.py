@@ -28,7 +28,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -39,6 +38,7 @@ from pitui.store.threads import ListRow, threaded_rows
 from pitui.ui.commands import PaletteCommand, ScreenCommands
 from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
 from pitui.ui.keys import OrderedKeys
+from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode
@@ -68,7 +68,7 @@ class ScopeState:
 # -- the screen ------------------------------------------------------------------------------------
 
 
-class PickerScreen(OrderedKeys, Screen[None]):
+class PickerScreen(OrderedKeys, PituiScreen):
     """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
 
     BINDING_GROUP_TITLE = "Session picker"
@@ -155,7 +155,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @property
     def catalog(self) -> Catalog:
-        return self.app.catalog  # type: ignore[attr-defined,no-any-return]
+        return self.app.catalog
 
     @property
     def session_list(self) -> SessionList:
@@ -171,18 +171,18 @@ class PickerScreen(OrderedKeys, Screen[None]):
                 for title, action, text in self.PALETTE if self.check_action(action, ())]
 
     def on_mount(self) -> None:
-        self.catalog  # noqa: B018  (made here, on the UI thread, before any worker asks for it)
-        self.session_list.configure(now_ms=self.app.now_ms(), show_cwd=self.scope == "all")  # type: ignore[attr-defined]
+        self.app.ensure_catalog()  # made here, on the UI thread, before any worker asks for it
+        self.session_list.configure(now_ms=self.app.now_ms(), show_cwd=self.scope == "all")
         self._update_header()
         self._refilter()
         self.search_box.focus()
         self._request_load(self.scope)
-        if getattr(self.app, "watch_files", False):
+        if self.app.watch_files:
             self._watch()
         self.set_interval(60, self._clock_ticked)  # ages ("5m") move on while the picker is open
 
     def _clock_ticked(self) -> None:
-        self.session_list.configure(now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+        self.session_list.configure(now_ms=self.app.now_ms())
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
@@ -190,7 +190,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     def on_screen_resume(self) -> None:
         # Back from a session view: which session is open may have changed, time has passed,
         # and the view may have written to a session (re-listing costs a stat per unchanged file).
-        self.session_list.configure(now_ms=self.app.now_ms(), current_paths=self._open_rows())  # type: ignore[attr-defined]
+        self.session_list.configure(now_ms=self.app.now_ms(), current_paths=self._open_rows())
         if self._confirming is None:
             self.search_box.focus()
         if any(state.complete for state in self._states.values()):
@@ -204,7 +204,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     def _folders(self) -> tuple[str, str, bool]:
         """This folder's session folder, the folder "all" lists, and whether it is a custom
         (flat) one, in which case "all" is that whole folder (as ``pitui ls --all``)."""
-        cwd, explicit = self.app.cwd, self.app.session_dir  # type: ignore[attr-defined]
+        cwd, explicit = self.app.cwd, self.app.session_dir
         agent = self.catalog.agent_dir
         return (listed_folder(cwd, explicit, agent, False), listed_folder(cwd, explicit, agent, True),
                 session_dir_for(cwd, explicit)[1])
@@ -222,7 +222,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     def _load(self, scope: Scope, cached_first: bool) -> None:
         worker = get_current_worker()
         catalog = self.catalog
-        cwd, explicit = self.app.cwd, self.app.session_dir  # type: ignore[attr-defined]
+        cwd, explicit = self.app.cwd, self.app.session_dir
         _, all_folder, custom = self._folders()
         last = 0.0
 
@@ -400,7 +400,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     def _show_rows(self, rows: list[ListRow], *, two_lines: bool, follow: str | None = None) -> None:
         listing = self.session_list
         listing.configure(show_cwd=self.scope == "all", show_path=self.show_path,
-                          current_paths=self._open_rows(), now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+                          current_paths=self._open_rows(), now_ms=self.app.now_ms())
         listing.set_rows(rows, two_lines=two_lines, follow=follow)
         self._update_body_message()
         self._update_status_line()
@@ -409,7 +409,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def _open_rows(self) -> set[str]:
         """The listed sessions open in a session view (compared as real paths, as pi does)."""
-        open_paths = self.app.open_session_paths()  # type: ignore[attr-defined]
+        open_paths = self.app.open_session_paths()
         if not open_paths:
             return set()
         return {info.path for info in self._state.infos or () if self._canonical(info.path) in open_paths}
@@ -507,7 +507,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def _keys(self, binding_id: str) -> str:
         """The keys bound to ``binding_id`` now (the user's keymap applied), as pi shows them."""
-        return self.app.keys_text(binding_id)  # type: ignore[attr-defined,no-any-return]
+        return self.app.keys_text(binding_id)
 
     def _update_header(self) -> None:
         header = self.query_one(PickerHeader)
@@ -585,14 +585,14 @@ class PickerScreen(OrderedKeys, Screen[None]):
         if path != self._preview_path:
             self._preview_path = path
             if path is None:
-                self.query_one(PreviewPane).show(None, now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+                self.query_one(PreviewPane).show(None, now_ms=self.app.now_ms())
             else:
                 self._preview(path)
 
     @on(SessionList.Chosen)
     def _chosen(self, message: SessionList.Chosen) -> None:
         if self._confirming is None:
-            self.app.choose_session(message.row.path)  # type: ignore[attr-defined]
+            self.app.choose_session(message.row.path)
 
     @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
     def _preview(self, path: str) -> None:
@@ -616,7 +616,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def _show_preview(self, path: str, preview: Any) -> None:
         if path == self._preview_path:
-            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms(),  # type: ignore[attr-defined]
+            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms(),
                                              parent_title=self._title_of(preview.parent_session))
 
     def _title_of(self, path: str | None) -> str | None:
@@ -687,7 +687,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
             return
         row = self.session_list.selected
         if row is not None:
-            self.app.choose_session(row.path)  # type: ignore[attr-defined]
+            self.app.choose_session(row.path)
 
     def action_cancel(self) -> None:
         if self._confirming is not None:
@@ -726,7 +726,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     def action_resume(self) -> None:
         row = self.session_list.selected
         if row is not None:
-            self.app.resume_in_pi(row.path, row.info.cwd)  # type: ignore[attr-defined]
+            self.app.resume_in_pi(row.path, row.info.cwd)
 
     def action_show_problems(self) -> None:
         problems = self._state.problems
@@ -774,7 +774,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
         row = self.session_list.selected
         if row is None:
             return
-        if self._canonical(row.path) in self.app.open_session_paths():  # type: ignore[attr-defined]
+        if self._canonical(row.path) in self.app.open_session_paths():
             self._set_status("Cannot delete the currently active session", error=True, seconds=3)
             return
         self._confirming = row.path

@@ -20,7 +20,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
@@ -37,6 +36,7 @@ from pitui.store.write.editing import SessionEditor, Written
 from pitui.ui.commands import PaletteCommand, ScreenCommands
 from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
+from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import (
     BRANCH_COMMAND,
     BRANCH_WRITE,
@@ -71,7 +71,7 @@ FILTER_COMMANDS = (
 )
 
 
-class SessionScreen(OrderedKeys, Screen[None]):
+class SessionScreen(OrderedKeys, PituiScreen):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
     ``entry_id`` is highlighted at start (else the leaf).
