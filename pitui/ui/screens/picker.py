@@ -115,10 +115,11 @@ class PickerScreen(OrderedKeys, PituiScreen):
     # scroll into view.
     SNIPPETS: ClassVar[int] = 60
 
+    @dataclass(eq=False)
     class _Progress(Message):
-        def __init__(self, scope: Scope, loaded: int, total: int) -> None:
-            super().__init__()
-            self.scope, self.loaded, self.total = scope, loaded, total
+        scope: Scope
+        loaded: int
+        total: int
 
     def __init__(self, scope: Scope = "current") -> None:
         super().__init__()

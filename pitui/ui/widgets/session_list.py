@@ -13,6 +13,7 @@ import math
 import os
 import textwrap
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -145,26 +146,23 @@ class SessionList(ScrollView, can_focus=False):
     }
     """
 
+    @dataclass(eq=False)
     class Highlighted(Message):
         """Another session is under the cursor (``row`` None: the list is empty)."""
 
-        def __init__(self, row: ListRow | None) -> None:
-            super().__init__()
-            self.row = row
+        row: ListRow | None
 
+    @dataclass(eq=False)
     class Chosen(Message):
         """The user double-clicked a row."""
 
-        def __init__(self, row: ListRow) -> None:
-            super().__init__()
-            self.row = row
+        row: ListRow
 
+    @dataclass(eq=False)
     class SnippetsWanted(Message):
         """Search hits on screen whose snippet is not filled in yet."""
 
-        def __init__(self, hits: list[SearchHit]) -> None:
-            super().__init__()
-            self.hits = hits
+        hits: list[SearchHit]
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)

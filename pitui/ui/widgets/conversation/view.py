@@ -17,6 +17,7 @@ import bisect
 import itertools
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -104,28 +105,32 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
 
     EMPTY = "No messages on this path."
 
+    @dataclass(eq=False)
     class Highlighted(Message):
         """The block cursor moved to another message."""
 
-        def __init__(self, view: ConversationView, entry_id: Any, item: Item) -> None:
-            super().__init__()
-            self.view = view
-            self.entry_id = entry_id
-            self.item = item
+        view: ConversationView
+        entry_id: Any
+        item: Item
 
         @property
         def control(self) -> ConversationView:
             return self.view
 
+    @dataclass(eq=False)
     class ReplacedRequested(Message):
         """A compaction was opened: answer with :meth:`ConversationView.set_replaced`."""
 
-        def __init__(self, view: ConversationView, compaction: CompactionSummary) -> None:
-            super().__init__()
-            self.view = view
-            self.compaction = compaction
-            self.entry_id = compaction.entry_id
-            self.replaced_ids = compaction.replaced_ids
+        view: ConversationView
+        compaction: CompactionSummary
+
+        @property
+        def entry_id(self) -> Any:
+            return self.compaction.entry_id
+
+        @property
+        def replaced_ids(self) -> tuple[Any, ...]:
+            return self.compaction.replaced_ids
 
         @property
         def control(self) -> ConversationView:
