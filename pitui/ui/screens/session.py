@@ -9,10 +9,11 @@ writes the file, the screen reads what was appended and the tree follows the lea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -22,7 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from pitui.safe_text import safe_line
 from pitui.store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
@@ -50,6 +51,8 @@ from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
 
 __all__ = ["SessionScreen"]
+
+T = TypeVar("T")
 
 # A path longer than this shows its last entries only: a 100,000-entry session must open at
 # once, and older messages are one tree move away.
@@ -114,6 +117,8 @@ class SessionScreen(OrderedKeys, PituiScreen):
         self._path_timer: Timer | None = None
         self._usage_timer: Timer | None = None
         self._stop_following = asyncio.Event()
+        self._writes = 0  # writes running in a thread
+        self._appends_waiting = False  # pi appended meanwhile: read it once they are done
 
     # ------------------------------------------------------------------ layout
 
@@ -401,10 +406,13 @@ class SessionScreen(OrderedKeys, PituiScreen):
                     # As pi's own summaries end: the files the branch read and changed.
                     summary = outcome + format_file_operations(file_lists(plan.abandoned))
                 break
-        written = self._write(lambda: editor.branch(entry_id, summary))
-        if written is not None and written.prompt_text:
-            self.app.copy_to_clipboard(written.prompt_text)
-            self._say(f"{written.message} · the message is copied to the clipboard, to ask again in pi")
+        def branched(written: Written) -> None:
+            self._show_written(written)
+            if written.prompt_text:
+                self.app.copy_to_clipboard(written.prompt_text)
+                self._say(f"{written.message} · the message is copied to the clipboard, to ask again in pi")
+
+        await self._write(lambda: editor.branch(entry_id, summary), branched).wait()
 
     def action_edit_label(self) -> None:
         editor = self._editor_for_writing()
@@ -415,7 +423,7 @@ class SessionScreen(OrderedKeys, PituiScreen):
 
         def chosen(label: str | None) -> None:
             if label is not None:
-                self._write(lambda: editor.label(entry_id, label))
+                self._write(lambda: editor.label(entry_id, label), self._show_written)
             else:
                 self._say("Label unchanged: nothing written")
 
@@ -432,14 +440,14 @@ class SessionScreen(OrderedKeys, PituiScreen):
 
         def chosen(name: str | None) -> None:
             if name is not None:
-                self._write(lambda: editor.rename(name))
+                self._write(lambda: editor.rename(name), self._show_written)
 
         self.app.push_screen(RenameScreen(editor.session.name or "", "enter save · escape cancel"), chosen)
 
     def action_undo(self) -> None:
         editor = self._editor_for_writing()
         if editor is not None:
-            self._write(editor.undo)
+            self._write(editor.undo, self._show_written)
 
     def action_fork(self) -> None:
         entry_id = self.query_one(SessionTree).selected_id
@@ -481,16 +489,17 @@ class SessionScreen(OrderedKeys, PituiScreen):
         self.app.push_screen(ConfirmDialog(title, question), chosen)
 
     def _copy(self, editor: SessionEditor, entry_id: Any) -> None:
-        try:
+        def copy() -> tuple[str, str | None, str]:
             if entry_id is not None:
                 forked = editor.fork(entry_id)
-                path, prompt, verb = forked.path, forked.prompt_text, "Forked"
-            else:
-                path, prompt, verb = editor.clone(), None, "Cloned"
-        except (ActionError, FileChangedError, OSError) as error:
-            self._write_failed(error)
-            return
-        self._opened_copy(path, f"{verb} into {os.path.basename(path)}", prompt)
+                return forked.path, forked.prompt_text, "Forked"
+            return editor.clone(), None, "Cloned"
+
+        def copied(made: tuple[str, str | None, str]) -> None:
+            path, prompt, verb = made
+            self._opened_copy(path, f"{verb} into {os.path.basename(path)}", prompt)
+
+        self._write(copy, copied)
 
     def _opened_copy(self, path: str, message: str, prompt_text: str | None) -> None:
         self._say(message)
@@ -509,13 +518,11 @@ class SessionScreen(OrderedKeys, PituiScreen):
                 return
             from pitui.store.write.actions import trash
 
-            try:
-                trash(self.session_path)
-            except (ActionError, OSError) as error:
-                self._write_failed(error)
-                return
-            self._stop_following.set()
-            self.app.back_to_picker(f"{os.path.basename(self.session_path)} moved to the trash")
+            def trashed(_: None) -> None:
+                self._stop_following.set()
+                self.app.back_to_picker(f"{os.path.basename(self.session_path)} moved to the trash")
+
+            self._write(lambda: trash(self.session_path), trashed)
 
         self.app.push_screen(ConfirmDialog(
             "Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."), chosen)
@@ -531,13 +538,44 @@ class SessionScreen(OrderedKeys, PituiScreen):
             return None
         return self.editor
 
-    def _write(self, action: Callable[[], Written]) -> Written | None:
-        """Run one write and show it at once in the tree, the pane and the status line."""
+    def _write(self, action: Callable[[], T], done: Callable[[T], None]) -> Worker[None]:
+        """Run one write in a thread, then ``done`` with what it returned (on the UI thread);
+        a write refused or failed is said instead. Keys typed meanwhile wait in the tree and
+        act once ``done`` has shown the write, in the order they were typed."""
+        self.query_one(SessionTree).hold_keys()
+        self._writes += 1
+        return self._write_in_thread(action, done)
+
+    @work(thread=True, group="session-write", exclusive=False)
+    def _write_in_thread(self, action: Callable[[], T], done: Callable[[T], None]) -> None:
+        # os.write and fsync (a slow disk, a network folder) must not stop the UI.
+        result: Any = None
+        error: Exception | None = None
+        ok = False
         try:
-            written = action()
-        except (ActionError, FileChangedError, OSError) as error:
-            self._write_failed(error)
-            return None
+            result = action()
+            ok = True
+        except (ActionError, FileChangedError, OSError) as caught:
+            error = caught
+        finally:  # also after an unexpected error (which ends the app): the keys are let go
+            with contextlib.suppress(RuntimeError):  # the app is shutting down
+                self.app.call_from_thread(self._write_finished, done, ok, result, error)
+
+    def _write_finished(self, done: Callable[[Any], None], ok: bool, result: Any, error: Exception | None) -> None:
+        self._writes -= 1
+        try:
+            if ok:
+                done(result)
+            elif error is not None:
+                self._write_failed(error)
+        finally:
+            self.query_one(SessionTree).release_keys()
+            if not self._writes and self._appends_waiting:
+                self._appends_waiting = False
+                self.take_appends()
+
+    def _show_written(self, written: Written) -> None:
+        """Show a write at once in the tree, the pane and the status line."""
         session = self.session
         tree = self.query_one(SessionTree)
         if session is not None and session.source is None:
@@ -553,7 +591,6 @@ class SessionScreen(OrderedKeys, PituiScreen):
         self._show_facts()
         self._count_usage_soon()
         self._say(written.message, error=written.entry_id is None and "nothing written" not in written.message)
-        return written
 
     def _write_failed(self, error: Exception) -> None:
         if isinstance(error, FileChangedError):
@@ -600,6 +637,9 @@ class SessionScreen(OrderedKeys, PituiScreen):
         """Read what pi appended since the last read; the tree follows the leaf if it was there."""
         session = self.session
         if session is None:
+            return
+        if self._writes:  # the session is being written to from a thread: read after it
+            self._appends_waiting = True
             return
         if self.removed and os.path.exists(self.session_path):
             self.removed = False
