@@ -35,9 +35,9 @@ from pitui.safe_text import safe_line
 from pitui.store.paths import listed_folder, misplaced_agent_dir, session_dir_for
 from pitui.store.query import has_session_name
 from pitui.store.threads import ListRow, threaded_rows
-from pitui.ui.commands import PaletteCommand, ScreenCommands
+from pitui.ui.commands import PaletteCommand, ScreenCommands, binding_commands
 from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
-from pitui.ui.keys import OrderedKeys
+from pitui.ui.keys import OrderedKeys, binding_defaults
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.widgets.fields import SearchField
@@ -95,15 +95,13 @@ class PickerScreen(OrderedKeys, PituiScreen):
     # What these act on is the highlighted row: they wait for the rows of a search in progress.
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset(
         {"cursor", "page", "confirm", "delete", "delete_if_no_query", "rename", "resume"})
+    # The command palette: these bindings, then the commands that have no key of their own.
+    PALETTE_BINDINGS: ClassVar[dict[str, str]] = {
+        "picker.open": "session: Open", "picker.resume": "session: Resume in pi", "picker.rename": "session: Rename",
+        "picker.delete": "session: Trash", "picker.scope": "view: Toggle scope", "picker.sort": "view: Next sort mode",
+        "picker.named": "view: Toggle named sessions only", "picker.path": "view: Toggle paths",
+    }
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
-        ("session: Open", "confirm", "Open the highlighted session"),
-        ("session: Resume in pi", "resume", "Leave pitui and continue the session in pi"),
-        ("session: Rename", "rename", "Give the highlighted session a name"),
-        ("session: Trash", "delete", "Move the highlighted session's file to the trash"),
-        ("view: Toggle scope", "toggle_scope", "This folder's sessions, or every project's"),
-        ("view: Next sort mode", "toggle_sort", "Threaded (forks under their parent), recent, or fuzzy"),
-        ("view: Toggle named sessions only", "toggle_named", "Only the sessions that have a name, or all"),
-        ("view: Toggle paths", "toggle_path", "Show each session's file"),
         ("search: Clear", "clear_search", "Empty the search box"),
         ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
     ]
@@ -168,8 +166,12 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def palette_commands(self) -> list[PaletteCommand]:
         """The picker's actions in the command palette (F2): those that can run now."""
-        return [(title, partial(self.run_palette_action, action), text)
-                for title, action, text in self.PALETTE if self.check_action(action, ())]
+        bindings = binding_defaults([type(self)])
+        commands = binding_commands(self, {binding_id: title for binding_id, title in self.PALETTE_BINDINGS.items()
+                                           if self.check_action(bindings[binding_id].action, ())})
+        commands += [PaletteCommand(title, partial(self.run_palette_action, action), text)
+                     for title, action, text in self.PALETTE if self.check_action(action, ())]
+        return commands
 
     def on_mount(self) -> None:
         self.app.ensure_catalog()  # made here, on the UI thread, before any worker asks for it

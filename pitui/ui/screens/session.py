@@ -34,7 +34,7 @@ from pitui.store.summarize import SummarizerError
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.actions import ActionError
 from pitui.store.write.editing import SessionEditor, Written
-from pitui.ui.commands import PaletteCommand, ScreenCommands
+from pitui.ui.commands import PaletteCommand, ScreenCommands, binding_commands
 from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
@@ -72,6 +72,19 @@ FILTER_COMMANDS = (
     ("labeled-only", "labeled only", "labelled entries only"),
     ("all", "all", "every entry"),
 )
+# The palette's titles of the tree's and the view's bindings (their help: the bindings' tooltips).
+TREE_COMMANDS = {
+    "tree.leaf": "tree: Go to the leaf", "tree.parent": "tree: Go to the parent",
+    "tree.next_branch": "tree: Next branch", "tree.previous_branch": "tree: Previous branch",
+    "tree.next_label": "tree: Next label", "tree.previous_label": "tree: Previous label",
+    "tree.label_times": "tree: Toggle label times",
+}
+SESSION_COMMANDS = {
+    "session.label": "session: Label the entry", "session.rename": "session: Rename", "session.fork": "session: Fork",
+    "session.clone": "session: Clone", "session.undo": "session: Undo", "session.resume": "session: Resume in pi",
+    "session.trash": "session: Move to the trash", "session.reload": "session: Reload",
+    "session.back": "session: Back to the session list",
+}
 
 
 class SessionScreen(OrderedKeys, PituiScreen):
@@ -671,38 +684,22 @@ class SessionScreen(OrderedKeys, PituiScreen):
         tree = self.query_one(SessionTree)
         view = self.query_one(ConversationView)
 
-        def tree_action(action: str, *args: Any) -> Callable[[], None]:
+        def set_filter(mode: str) -> Callable[[], None]:
             def run() -> None:
                 tree.focus()
-                getattr(tree, f"action_{action}")(*args)
+                tree.action_filter(mode)
 
             return run
 
-        commands: list[PaletteCommand] = [
-            (f"tree: Filter {label}", tree_action("filter", mode), f"Show {shows}")
-            for mode, label, shows in FILTER_COMMANDS
-        ]
-        commands += [
-            ("tree: Go to the leaf", tree_action("leaf"), "The entry pi continues from"),
-            ("tree: Go to the parent", tree_action("parent"), "The entry above the highlighted one"),
-            ("tree: Next branch", tree_action("sibling", 1), "The next sibling branch"),
-            ("tree: Previous branch", tree_action("sibling", -1), "The previous sibling branch"),
-            ("tree: Next label", tree_action("label", 1), "The next labelled entry"),
-            ("tree: Previous label", tree_action("label", -1), "The previous labelled entry"),
-            ("tree: Toggle label times", tree_action("toggle_label_times"), "When each label was set"),
-            ("session: Branch here", lambda: self.branch_here(tree.selected_id),
-             "Continue from the highlighted entry, with or without a summary of the branch left"),
-            ("session: Label the entry", self.action_edit_label, "Set or clear the highlighted entry's label"),
-            ("session: Rename", self.action_rename, "Name the session"),
-            ("session: Fork", self.action_fork, "A new session with the path up to the highlighted entry"),
-            ("session: Clone", self.action_clone, "A new session with the whole active path"),
-            ("session: Undo", self.action_undo, "Undo the last label, rename or branch"),
-            ("session: Resume in pi", self.action_resume, "Leave pitui and continue this session in pi"),
-            ("session: Move to the trash", self.action_trash, "After a confirmation; back to the session list"),
-            ("conversation: Toggle thinking", view.action_toggle_thinking, "Show or fold every thinking block"),
-            ("session: Reload", self.action_reload, "Read the file again from disk"),
-            ("session: Back to the session list", self.action_back, "Leave this session"),
-        ]
+        # Set, not toggled as their keys do: the palette names the filter it shows.
+        commands = [PaletteCommand(f"tree: Filter {label}", set_filter(mode), f"Show {shows}")
+                    for mode, label, shows in FILTER_COMMANDS]
+        commands += binding_commands(tree, TREE_COMMANDS, focus=True)
+        commands.append(PaletteCommand(
+            "session: Branch here", lambda: self.branch_here(tree.selected_id),
+            "Continue from the highlighted entry, with or without a summary of the branch left"))
+        commands += binding_commands(self, SESSION_COMMANDS)
+        commands += binding_commands(view, {"conversation.toggle_thinking": "conversation: Toggle thinking"})
         return commands
 
     # ------------------------------------------------------------------ actions

@@ -100,7 +100,8 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         Binding("home", "first", "First", id="conversation.first", show=False),
         Binding("end", "last", "Last", id="conversation.last", show=False),
         Binding("enter,space", "toggle", "Expand", id="conversation.toggle"),
-        Binding("t", "toggle_thinking", "Thinking", show=False, id="conversation.toggle_thinking"),
+        Binding("t", "toggle_thinking", "Thinking", show=False, id="conversation.toggle_thinking",
+                tooltip="Show or fold every thinking block"),
     ]
 
     EMPTY = "No messages on this path."
