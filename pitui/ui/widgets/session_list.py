@@ -290,7 +290,7 @@ class SessionList(ScrollView, can_focus=False):
         self._lines.clear()
         size = Size(0, max(1, len(self._rows) * self.line_height))
         if size != self.virtual_size:
-            if self._size.height:
+            if self.outer_size.height:
                 # As Textual does when it lays the screen out: a new height to scroll in is only
                 # a new scrollbar, not a new layout of the whole screen (which is what assigning
                 # virtual_size asks for, at every search keystroke). Should the scrollbar appear

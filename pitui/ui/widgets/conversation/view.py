@@ -242,15 +242,6 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         self._settle(anchor)
         self.refresh()
 
-    def scroll_to_entry(self, entry_id: Any) -> bool:
-        """Put the first message of ``entry_id`` at the top and the cursor on it."""
-        index = self._top_level_index(entry_id)
-        if index is None:
-            return False
-        self._set_cursor(index, notify=False)
-        self._settle((index, 0, 0))
-        return True
-
     # ------------------------------------------------------------------ blocks
 
     def _new_block(self, item: Item, depth: int, ordinal: dict[Any, int]) -> Block:
