@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,14 +31,15 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.safe_text import safe_line
-from pitui.store.paths import listed_folder, misplaced_agent_dir, session_dir_for
+from pitui.store.paths import misplaced_agent_dir
 from pitui.store.query import has_session_name
 from pitui.store.threads import ListRow, threaded_rows
 from pitui.ui.commands import PaletteCommand, ScreenCommands, binding_commands
-from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
+from pitui.ui.format import fit_middle, shorten_home_prefix
 from pitui.ui.keys import OrderedKeys, binding_defaults
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
+from pitui.ui.screens.picker_listing import PickerListing, ScopeState
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode
 from pitui.ui.widgets.preview_pane import PreviewPane
@@ -51,18 +51,6 @@ if TYPE_CHECKING:
 __all__ = ["PickerScreen"]
 
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
-
-
-@dataclass(slots=True)
-class ScopeState:
-    """The sessions of one scope, as far as they are known."""
-
-    infos: list[SessionInfo] | None = None  # None: nothing yet, not even from the cache
-    complete: bool = False  # a full listing has finished
-    loading: bool = False
-    again: bool = False  # something changed while loading: list once more afterwards
-    progress: tuple[int, int] | None = None
-    problems: list[Problem] = field(default_factory=list)
 
 
 # -- the screen ------------------------------------------------------------------------------------
@@ -126,8 +114,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self.named_only = False
         self.show_path = False
         self.query_text = ""
-        self._states: dict[Scope, ScopeState] = {"current": ScopeState(), "all": ScopeState()}
-        self._canon: dict[str, str] = {}  # path -> real path, made in the listing threads
+        self.listing: PickerListing  # made on mount, once the catalog is open
         self._confirming: str | None = None
         self._hinted_query = ""
         self._shown_generation = 0  # the search generation whose rows are on screen
@@ -174,7 +161,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
         return commands
 
     def on_mount(self) -> None:
-        self.app.ensure_catalog()  # made here, on the UI thread, before any worker asks for it
+        catalog = self.app.ensure_catalog()  # made here, on the UI thread, before any worker asks for it
+        self.listing = PickerListing(self.app.cwd, self.app.session_dir, catalog.agent_dir)
         self.session_list.configure(now_ms=self.app.now_ms(), show_cwd=self.scope == "all")
         self._update_header()
         self._refilter()
@@ -196,7 +184,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self.session_list.configure(now_ms=self.app.now_ms(), current_paths=self._open_rows())
         if self._confirming is None:
             self.search_box.focus()
-        if any(state.complete for state in self._states.values()):
+        if any(state.complete for state in self.listing.states.values()):
             self._written()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -204,29 +192,15 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     # -- listing ---------------------------------------------------------------------------
 
-    def _folders(self) -> tuple[str, str, bool]:
-        """This folder's session folder, the folder "all" lists, and whether it is a custom
-        (flat) one, in which case "all" is that whole folder (as ``pitui ls --all``)."""
-        cwd, explicit = self.app.cwd, self.app.session_dir
-        agent = self.catalog.agent_dir
-        return (listed_folder(cwd, explicit, agent, False), listed_folder(cwd, explicit, agent, True),
-                session_dir_for(cwd, explicit)[1])
-
     def _request_load(self, scope: Scope) -> None:
-        state = self._states[scope]
-        if state.loading:
-            state.again = True
-            return
-        state.loading = True
-        self._update_header()
-        self._load(scope, cached_first=not state.complete)
+        if self.listing.start(scope):
+            self._update_header()
+            self._load(scope, cached_first=not self.listing.states[scope].complete)
 
     @work(thread=True, group="picker-load", exit_on_error=False)
     def _load(self, scope: Scope, cached_first: bool) -> None:
         worker = get_current_worker()
-        catalog = self.catalog
-        cwd, explicit = self.app.cwd, self.app.session_dir
-        _, all_folder, custom = self._folders()
+        catalog, listing = self.catalog, self.listing
         last = 0.0
 
         def progress(loaded: int, total: int) -> None:
@@ -239,21 +213,14 @@ class PickerScreen(OrderedKeys, PituiScreen):
         try:
             with self._catalog_lock:
                 if cached_first:
-                    if scope == "current":
-                        cached = catalog.cached_list(cwd, explicit)
-                    else:
-                        cached = catalog.cached_dir(all_folder) if custom else catalog.cached_all()
+                    cached = listing.cached(catalog, scope)
                     if cached and not worker.is_cancelled:
-                        self._from_thread(self._loaded, scope, cached, None, self._real_paths(cached))
-                if scope == "current":
-                    infos = catalog.list(cwd, explicit, progress)
-                else:
-                    infos = catalog.list_dir(all_folder, progress) if custom else catalog.list_all(progress)
-                problems = list(catalog.problems)
+                        self._from_thread(self._loaded, scope, cached, None, listing.real_paths(cached))
+                infos, problems = listing.listed(catalog, scope, progress)
         except Exception as error:  # a listing must never take the app down
             self._from_thread(self._load_failed, scope, f"{type(error).__name__}: {error}")
             return
-        self._from_thread(self._loaded, scope, infos, problems, self._real_paths(infos))
+        self._from_thread(self._loaded, scope, infos, problems, listing.real_paths(infos))
 
     @work(thread=True, exclusive=True, group="picker-prepare", exit_on_error=False, description="prepare search")
     def _prepare_search(self, infos: list[SessionInfo]) -> None:
@@ -283,27 +250,9 @@ class PickerScreen(OrderedKeys, PituiScreen):
             self._set_status(f"Internal error ({event.worker.group}): {type(error).__name__}: {error}", error=True,
                              seconds=6)
 
-    def _real_paths(self, infos: Iterable[SessionInfo]) -> dict[str, str]:
-        """Real paths of the sessions and of their parents (pi threads and protects sessions by
-        real path), for those not resolved before."""
-        known = self._canon
-        out: dict[str, str] = {}
-        folders: dict[str, str] = {}
-        for info in infos:
-            for path in (info.path, info.parent_session_path):
-                if isinstance(path, str) and path and path not in known and path not in out:
-                    try:
-                        out[path] = _real_path(path, folders)
-                    except (OSError, ValueError):
-                        out[path] = path
-        return out
-
-    def _canonical(self, path: str) -> str:
-        return self._canon.get(path, path)
-
     @on(_Progress)
     def _progressed(self, message: _Progress) -> None:
-        state = self._states[message.scope]
+        state = self.listing.states[message.scope]
         if state.loading:
             state.progress = (message.loaded, message.total)
             if message.scope == self.scope:
@@ -312,12 +261,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def _loaded(self, scope: Scope, infos: list[SessionInfo], problems: list[Problem] | None,
                 canon: dict[str, str]) -> None:
-        self._canon.update(canon)
-        state = self._states[scope]
-        state.infos = infos
+        self.listing.loaded(scope, infos, problems, canon)
         if problems is not None:  # the full listing, not the cached rows
-            state.problems = problems
-            state.complete = True
             self._finish_load(scope)
             self._prepare_search(infos)
         if scope == self.scope:
@@ -325,10 +270,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
             self._refilter()
 
     def _load_failed(self, scope: Scope, message: str) -> None:
-        state = self._states[scope]
-        if state.infos is None:
-            state.infos = []
-        state.complete = True
+        self.listing.failed(scope)
         self._finish_load(scope)
         self._update_header()  # no longer "Loading"
         if scope == self.scope:
@@ -336,11 +278,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
             self._refilter()
 
     def _finish_load(self, scope: Scope) -> None:
-        state = self._states[scope]
-        state.loading = False
-        state.progress = None
-        if state.again:
-            state.again = False
+        if self.listing.finish(scope):
             self._request_load(scope)
 
     # -- live updates ----------------------------------------------------------------------
@@ -349,7 +287,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
     async def _watch(self) -> None:
         from pitui.store.watch import watch_sessions
 
-        current, everything, _ = self._folders()
+        current, everything, _ = self.listing.folders()
         try:
             async for paths in watch_sessions([current, everything], self._stop_watch,
                                               debounce_ms=self.WATCH_DEBOUNCE_MS):
@@ -358,14 +296,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
             self.notify(f"Not following changes on disk: {error}", severity="warning", markup=False)
 
     def _disk_changed(self, paths: set[str]) -> None:
-        current, everything, _ = self._folders()
-        for scope, folder in (("current", current), ("all", everything)):
-            state = self._states[scope]  # type: ignore[index]
-            if state.infos is None and not state.loading:
-                continue  # never shown: listed when it is
-            inside = os.path.join(folder, "")
-            if any(p == folder or p.startswith(inside) or folder.startswith(os.path.join(p, "")) for p in paths):
-                self._request_load(scope)  # type: ignore[arg-type]
+        for scope in self.listing.touched(paths):
+            self._request_load(scope)
         if self._preview_path in paths:
             self._preview(self._preview_path)
 
@@ -373,7 +305,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     @property
     def _state(self) -> ScopeState:
-        return self._states[self.scope]
+        return self.listing.states[self.scope]
 
     def _refilter(self, *, new_query: bool = False) -> None:
         """Rows for the scope, filter, sort and query in force (pi's ``filterSessions``).
@@ -397,7 +329,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
             return
         self._search_error = None
         pool = [info for info in infos if has_session_name(info)] if self.named_only else infos
-        rows = threaded_rows(pool, self._canonical) if self.sort == "threaded" else [ListRow(i) for i in pool]
+        rows = threaded_rows(pool, self.listing.canonical) if self.sort == "threaded" else [ListRow(i) for i in pool]
         self._show_rows(rows, two_lines=False)
 
     def _show_rows(self, rows: list[ListRow], *, two_lines: bool, follow: str | None = None) -> None:
@@ -412,10 +344,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def _open_rows(self) -> set[str]:
         """The listed sessions open in a session view (compared as real paths, as pi does)."""
-        open_paths = self.app.open_session_paths()
-        if not open_paths:
-            return set()
-        return {info.path for info in self._state.infos or () if self._canonical(info.path) in open_paths}
+        return self.listing.open_rows(self.scope, self.app.open_session_paths())
 
     def _start_search(self, generation: int, *args: Any) -> None:
         if generation == self._searching:  # else a newer keystroke came meanwhile
@@ -495,7 +424,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
             else:
                 text = f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
         else:
-            folder = shorten_home_prefix(self._folders()[1 if self.scope == "all" else 0], os.path.expanduser("~"))
+            folder = self.listing.folders()[1 if self.scope == "all" else 0]
+            folder = shorten_home_prefix(folder, os.path.expanduser("~"))
             folder = fit_middle(folder, max(self.session_list.size.width - 14, 24))  # one line, whole words
             if self.scope == "all":
                 text = f"  No sessions found\n  Looked in {folder}"
@@ -623,15 +553,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
                                              parent_title=self._title_of(preview.parent_session))
 
     def _title_of(self, path: str | None) -> str | None:
-        """The row title of a listed session (by real path, as pi threads forks)."""
-        if not path:
-            return None
-        wanted = self._canonical(path)
-        for state in self._states.values():
-            for info in state.infos or ():
-                if self._canonical(info.path) == wanted:
-                    return row_title(info)
-        return None
+        return self.listing.title_of(path)
 
     def _show_preview_error(self, path: str, message: str) -> None:
         if path == self._preview_path:
@@ -767,7 +689,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self._from_thread(self._written)
 
     def _written(self) -> None:
-        for scope, state in self._states.items():
+        for scope, state in self.listing.states.items():
             if state.infos is not None:
                 self._request_load(scope)
 
@@ -777,7 +699,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         row = self.session_list.selected
         if row is None:
             return
-        if self._canonical(row.path) in self.app.open_session_paths():
+        if self.listing.canonical(row.path) in self.app.open_session_paths():
             self._set_status("Cannot delete the currently active session", error=True, seconds=3)
             return
         self._confirming = row.path
@@ -804,29 +726,12 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self._from_thread(self._trashed, path)
 
     def _trashed(self, path: str) -> None:
-        for state in self._states.values():
+        for state in self.listing.states.values():
             if state.infos is not None:
                 state.infos = [info for info in state.infos if info.path != path]
         self._refilter()
         self._set_status("Session moved to trash")
         self._written()
-
-
-def _real_path(path: str, folders: dict[str, str], depth: int = 0) -> str:
-    """``os.path.realpath(path, strict=True)``, with each folder's real path worked out once
-    (in ``folders``): for the thousands of sessions of a few folders, a look at the file (and,
-    for a link, at its target) instead of one at every folder of every path."""
-    folder, name = os.path.split(path)
-    if depth > 40 or not os.path.isabs(path) or name in ("", ".", "..") or os.path.normpath(path) != path:
-        return os.path.realpath(path, strict=True)
-    real_folder = folders.get(folder)
-    if real_folder is None:
-        real_folder = folders[folder] = os.path.realpath(folder, strict=True)
-    full = os.path.join(real_folder, name)
-    if not stat.S_ISLNK(os.lstat(full).st_mode):
-        return full
-    # A link: its target, read from the folder it is in (which has no links left in it).
-    return _real_path(os.path.join(real_folder, os.readlink(full)), folders, depth + 1)
 
 
 def _sentence(text: str) -> str:
