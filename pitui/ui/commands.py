@@ -12,7 +12,7 @@ from pitui.ui.keys import binding_defaults
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-__all__ = ["PaletteCommand", "ScreenCommands", "binding_commands"]
+__all__ = ["PaletteCommand", "ScreenCommands", "binding_commands", "session_commands"]
 
 
 class PaletteCommand(NamedTuple):
@@ -37,6 +37,49 @@ def binding_commands(node: DOMNode, titles: Mapping[str, str], *, focus: bool = 
             node.call_later(node.run_action, action)
 
         commands.append(PaletteCommand(title, run, binding.tooltip or binding.description))
+    return commands
+
+
+# The session view's palette: the tree's filters (set, not toggled as their keys do: the
+# palette names the filter it shows), then the titles of the bindings it lists.
+FILTER_COMMANDS = (
+    ("default", "default", "every entry but bookkeeping (labels, model changes, names)"),
+    ("no-tools", "no tools", "the default entries without tool results"),
+    ("user-only", "user only", "your own messages only"),
+    ("labeled-only", "labeled only", "labelled entries only"),
+    ("all", "all", "every entry"),
+)
+TREE_COMMANDS = {
+    "tree.leaf": "tree: Go to the leaf", "tree.parent": "tree: Go to the parent",
+    "tree.next_branch": "tree: Next branch", "tree.previous_branch": "tree: Previous branch",
+    "tree.next_label": "tree: Next label", "tree.previous_label": "tree: Previous label",
+    "tree.label_times": "tree: Toggle label times",
+}
+SESSION_COMMANDS = {
+    "session.label": "session: Label the entry", "session.rename": "session: Rename", "session.fork": "session: Fork",
+    "session.clone": "session: Clone", "session.undo": "session: Undo", "session.resume": "session: Resume in pi",
+    "session.trash": "session: Move to the trash", "session.reload": "session: Reload",
+    "session.back": "session: Back to the session list",
+}
+
+
+def session_commands(screen: DOMNode, tree: Any, view: DOMNode, branch_here: Callable[[], Any]) -> list[PaletteCommand]:
+    """The session view's commands: ``tree`` (a SessionTree), ``view`` (its ConversationView)."""
+
+    def set_filter(mode: str) -> Callable[[], None]:
+        def run() -> None:
+            tree.focus()
+            tree.action_filter(mode)
+
+        return run
+
+    commands = [PaletteCommand(f"tree: Filter {label}", set_filter(mode), f"Show {shows}")
+                for mode, label, shows in FILTER_COMMANDS]
+    commands += binding_commands(tree, TREE_COMMANDS, focus=True)
+    commands.append(PaletteCommand("session: Branch here", branch_here,
+                                   "Continue from the highlighted entry, with or without a summary of the branch left"))
+    commands += binding_commands(screen, SESSION_COMMANDS)
+    commands += binding_commands(view, {"conversation.toggle_thinking": "conversation: Toggle thinking"})
     return commands
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "format_time",
     "format_tokens",
     "format_usage",
+    "plural",
     "row_title",
     "shorten_home_folder",
     "shorten_home_prefix",
@@ -80,6 +81,11 @@ def format_cost(cost: float) -> str:
     if 0 < cost < 0.005:
         return "<$0.01"
     return f"${cost:,.2f}"
+
+
+def plural(count: int, one: str, many: str) -> str:
+    """``1 branch``, ``2 branches``, ``1,204 entries``."""
+    return f"{count:,} {one if count == 1 else many}"
 
 
 def format_usage(usage: Usage) -> str:

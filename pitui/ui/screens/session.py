@@ -34,8 +34,8 @@ from pitui.store.summarize import SummarizerError
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.actions import ActionError
 from pitui.store.write.editing import SessionEditor, Written
-from pitui.ui.commands import PaletteCommand, ScreenCommands, binding_commands
-from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, shorten_home_folder
+from pitui.ui.commands import PaletteCommand, ScreenCommands, session_commands
+from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, plural, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import (
@@ -63,28 +63,6 @@ ITEM_CACHE_ENTRIES = 20_000
 PATH_DELAY = 0.04
 # After pi wrote to the session, the header's usage is counted again once it pauses this long.
 USAGE_DELAY = 1.0
-
-
-FILTER_COMMANDS = (
-    ("default", "default", "every entry but bookkeeping (labels, model changes, names)"),
-    ("no-tools", "no tools", "the default entries without tool results"),
-    ("user-only", "user only", "your own messages only"),
-    ("labeled-only", "labeled only", "labelled entries only"),
-    ("all", "all", "every entry"),
-)
-# The palette's titles of the tree's and the view's bindings (their help: the bindings' tooltips).
-TREE_COMMANDS = {
-    "tree.leaf": "tree: Go to the leaf", "tree.parent": "tree: Go to the parent",
-    "tree.next_branch": "tree: Next branch", "tree.previous_branch": "tree: Previous branch",
-    "tree.next_label": "tree: Next label", "tree.previous_label": "tree: Previous label",
-    "tree.label_times": "tree: Toggle label times",
-}
-SESSION_COMMANDS = {
-    "session.label": "session: Label the entry", "session.rename": "session: Rename", "session.fork": "session: Fork",
-    "session.clone": "session: Clone", "session.undo": "session: Undo", "session.resume": "session: Resume in pi",
-    "session.trash": "session: Move to the trash", "session.reload": "session: Reload",
-    "session.back": "session: Back to the session list",
-}
 
 
 class SessionScreen(OrderedKeys, PituiScreen):
@@ -273,14 +251,14 @@ class SessionScreen(OrderedKeys, PituiScreen):
         facts.append(f"{len(session.entries):,} entries")
         stats = self.stats
         if stats is not None:
-            facts.append(_plural(stats.leaves, "branch", "branches"))
-        facts.append(_plural(len(session.labels), "label", "labels"))
+            facts.append(plural(stats.leaves, "branch", "branches"))
+        facts.append(plural(len(session.labels), "label", "labels"))
         if stats is not None:
             facts.append(f"{format_tokens(stats.tokens.total)} tokens")
             facts.append(format_cost(stats.cost))
             facts.append(format_size(stats.size))
         if session.problems:
-            facts.append(_plural(len(session.problems), "line skipped", "lines skipped"))
+            facts.append(plural(len(session.problems), "line skipped", "lines skipped"))
         self.query_one("#session-facts", Static).update(Text("  ·  ".join(facts), style="dim"))
 
     @on(SessionTree.StatusChanged)
@@ -682,25 +660,8 @@ class SessionScreen(OrderedKeys, PituiScreen):
         if self.session is None:
             return []
         tree = self.query_one(SessionTree)
-        view = self.query_one(ConversationView)
-
-        def set_filter(mode: str) -> Callable[[], None]:
-            def run() -> None:
-                tree.focus()
-                tree.action_filter(mode)
-
-            return run
-
-        # Set, not toggled as their keys do: the palette names the filter it shows.
-        commands = [PaletteCommand(f"tree: Filter {label}", set_filter(mode), f"Show {shows}")
-                    for mode, label, shows in FILTER_COMMANDS]
-        commands += binding_commands(tree, TREE_COMMANDS, focus=True)
-        commands.append(PaletteCommand(
-            "session: Branch here", lambda: self.branch_here(tree.selected_id),
-            "Continue from the highlighted entry, with or without a summary of the branch left"))
-        commands += binding_commands(self, SESSION_COMMANDS)
-        commands += binding_commands(view, {"conversation.toggle_thinking": "conversation: Toggle thinking"})
-        return commands
+        return session_commands(self, tree, self.query_one(ConversationView),
+                                lambda: self.branch_here(tree.selected_id))
 
     # ------------------------------------------------------------------ actions
 
@@ -713,10 +674,5 @@ class SessionScreen(OrderedKeys, PituiScreen):
 
 def _left_behind(entries: list[Entry]) -> str:
     prompts = sum(1 for e in entries if e.type == "message" and e.role == "user")
-    text = _plural(len(entries), "entry", "entries")
-    return f"{text} ({_plural(prompts, 'prompt', 'prompts')})" if prompts else text
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count:,} {one if count == 1 else many}"
-
+    text = plural(len(entries), "entry", "entries")
+    return f"{text} ({plural(prompts, 'prompt', 'prompts')})" if prompts else text
