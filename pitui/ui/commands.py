@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -12,7 +13,9 @@ from pitui.ui.keys import binding_defaults
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-__all__ = ["PaletteCommand", "ScreenCommands", "binding_commands", "session_commands"]
+__all__ = [
+    "PaletteCommand", "ScreenCommands", "binding_commands", "picker_commands", "session_commands",
+]
 
 
 class PaletteCommand(NamedTuple):
@@ -37,6 +40,29 @@ def binding_commands(node: DOMNode, titles: Mapping[str, str], *, focus: bool = 
             node.call_later(node.run_action, action)
 
         commands.append(PaletteCommand(title, run, binding.tooltip or binding.description))
+    return commands
+
+
+# The picker's palette: these bindings, then the commands that have no key of their own.
+PICKER_COMMANDS = {
+    "picker.open": "session: Open", "picker.resume": "session: Resume in pi", "picker.rename": "session: Rename",
+    "picker.delete": "session: Trash", "picker.scope": "view: Toggle scope", "picker.sort": "view: Next sort mode",
+    "picker.named": "view: Toggle named sessions only", "picker.path": "view: Toggle paths",
+}
+PICKER_EXTRA = (
+    ("search: Clear", "clear_search", "Empty the search box"),
+    ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
+)
+
+
+def picker_commands(screen: DOMNode, can_run: Callable[[str, tuple[object, ...]], bool | None],
+                    run_action: Callable[[str], Any]) -> list[PaletteCommand]:
+    """The picker's commands that ``can_run`` now (its ``check_action``)."""
+    bindings = binding_defaults([type(screen)])
+    commands = binding_commands(screen, {binding_id: title for binding_id, title in PICKER_COMMANDS.items()
+                                         if can_run(bindings[binding_id].action, ())})
+    commands += [PaletteCommand(title, partial(run_action, action), text)
+                 for title, action, text in PICKER_EXTRA if can_run(action, ())]
     return commands
 
 

@@ -31,17 +31,15 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.safe_text import safe_line
-from pitui.store.paths import misplaced_agent_dir
 from pitui.store.query import has_session_name
 from pitui.store.threads import ListRow, threaded_rows
-from pitui.ui.commands import PaletteCommand, ScreenCommands, binding_commands
-from pitui.ui.format import fit_middle, shorten_home_prefix
-from pitui.ui.keys import OrderedKeys, binding_defaults
+from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
+from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.screens.picker_listing import PickerListing, ScopeState
 from pitui.ui.widgets.fields import SearchField
-from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode
+from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode, footer_keys, picker_hints
 from pitui.ui.widgets.preview_pane import PreviewPane
 from pitui.ui.widgets.session_list import SessionList
 
@@ -51,9 +49,6 @@ if TYPE_CHECKING:
 __all__ = ["PickerScreen"]
 
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
-
-
-# -- the screen ------------------------------------------------------------------------------------
 
 
 class PickerScreen(OrderedKeys, PituiScreen):
@@ -83,16 +78,6 @@ class PickerScreen(OrderedKeys, PituiScreen):
     # What these act on is the highlighted row: they wait for the rows of a search in progress.
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset(
         {"cursor", "page", "confirm", "delete", "delete_if_no_query", "rename", "resume"})
-    # The command palette: these bindings, then the commands that have no key of their own.
-    PALETTE_BINDINGS: ClassVar[dict[str, str]] = {
-        "picker.open": "session: Open", "picker.resume": "session: Resume in pi", "picker.rename": "session: Rename",
-        "picker.delete": "session: Trash", "picker.scope": "view: Toggle scope", "picker.sort": "view: Next sort mode",
-        "picker.named": "view: Toggle named sessions only", "picker.path": "view: Toggle paths",
-    }
-    PALETTE: ClassVar[list[tuple[str, str, str]]] = [
-        ("search: Clear", "clear_search", "Empty the search box"),
-        ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
-    ]
     # Moves closer together than this make one preview. (A search starts at once: the next
     # keystroke cancels it, and a search typed further starts from the one before.)
     PREVIEW_DELAY_S: ClassVar[float] = 0.1
@@ -153,12 +138,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def palette_commands(self) -> list[PaletteCommand]:
         """The picker's actions in the command palette (F2): those that can run now."""
-        bindings = binding_defaults([type(self)])
-        commands = binding_commands(self, {binding_id: title for binding_id, title in self.PALETTE_BINDINGS.items()
-                                           if self.check_action(bindings[binding_id].action, ())})
-        commands += [PaletteCommand(title, partial(self.run_palette_action, action), text)
-                     for title, action, text in self.PALETTE if self.check_action(action, ())]
-        return commands
+        return picker_commands(self, self.check_action, self.run_palette_action)
 
     def on_mount(self) -> None:
         catalog = self.app.ensure_catalog()  # made here, on the UI thread, before any worker asks for it
@@ -409,31 +389,11 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def _update_body_message(self) -> None:
         """What the list says when it has no rows (pi's empty states, §1.7, or better)."""
-        state = self._state
         if self._search_error is not None and self.query_text.strip():
             self.session_list.configure(message="  " + _sentence(self._search_error), message_is_error=True)
             return
-        if not state.complete and not state.infos:
-            count = f" {state.progress[0]}/{state.progress[1]}" if state.progress else ""
-            self.session_list.configure(message=f"  Loading sessions…{count}", message_is_error=False)
-            return
-        named, scope_key = self._keys("picker.named"), self._keys("picker.scope")
-        if self.named_only:
-            if self.scope == "all":
-                text = f"  No named sessions found. Press {named} to show all."
-            else:
-                text = f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
-        else:
-            folder = self.listing.folders()[1 if self.scope == "all" else 0]
-            folder = shorten_home_prefix(folder, os.path.expanduser("~"))
-            folder = fit_middle(folder, max(self.session_list.size.width - 14, 24))  # one line, whole words
-            if self.scope == "all":
-                text = f"  No sessions found\n  Looked in {folder}"
-            else:
-                text = f"  No sessions in current folder. Press {scope_key} to view all.\n  Looked in {folder}"
-            misplaced = misplaced_agent_dir(self.catalog.agent_dir)
-            if misplaced:
-                text += f"\n  {misplaced}"
+        text = self.listing.empty_text(self.scope, self.named_only, self._keys,
+                                       max(self.session_list.size.width - 14, 24))
         self.session_list.configure(message=text, message_is_error=False)
 
     # -- header and status -----------------------------------------------------------------
@@ -452,16 +412,10 @@ class PickerScreen(OrderedKeys, PituiScreen):
         if state.loading and not state.complete:
             header.listing = state.progress or True
         k = self._keys
-        header.hints = [
-            (k("picker.open"), "open"), (k("picker.cancel").split("/")[0], "clear" if self.query_text else "quit"),
-            (k("picker.scope"), "scope"), (k("picker.sort"), "sort"), (k("picker.named"), "named"),
-            (k("picker.path"), f"path ({'on' if self.show_path else 'off'})"), (k("picker.rename"), "rename"),
-            (k("picker.delete"), "delete"), (k("picker.resume"), "resume in pi"),
-        ]
+        header.hints = picker_hints(k, bool(self.query_text), self.show_path)
         self._hinted_query = self.query_text
         footer = self.query_one(PickerFooter)
-        footer.keys = " · ".join(f"{k(binding_id)} {what}" for binding_id, what in
-                                 (("app.help", "keys"), ("app.commands", "commands"), ("app.quit", "quit")))
+        footer.keys = footer_keys(k)
         footer.refresh()
         header.question = None
         if self._confirming is not None:

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pitui.store.paths import listed_folder, real_path_cached, session_dir_for
-from pitui.ui.format import row_title
+from pitui.store.paths import listed_folder, misplaced_agent_dir, real_path_cached, session_dir_for
+from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
 from pitui.ui.widgets.picker_header import Scope
 
 if TYPE_CHECKING:
@@ -105,6 +105,30 @@ class PickerListing:
             if any(p == folder or p.startswith(inside) or folder.startswith(os.path.join(p, "")) for p in paths):
                 scopes.append(scope)
         return scopes
+
+    def empty_text(self, scope: Scope, named_only: bool, keys: Callable[[str], str], width: int) -> str:
+        """What the list of ``scope`` says when it has no rows (pi's empty states, or better):
+        loading, or where it looked. ``keys`` gives the keys of a binding id; a folder is fit
+        into ``width`` cells."""
+        state = self.states[scope]
+        if not state.complete and not state.infos:
+            count = f" {state.progress[0]}/{state.progress[1]}" if state.progress else ""
+            return f"  Loading sessions…{count}"
+        named, scope_key = keys("picker.named"), keys("picker.scope")
+        if named_only:
+            if scope == "all":
+                return f"  No named sessions found. Press {named} to show all."
+            return f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
+        folder = self.folders()[1 if scope == "all" else 0]
+        folder = fit_middle(shorten_home_prefix(folder, os.path.expanduser("~")), width)  # one line, whole words
+        if scope == "all":
+            text = f"  No sessions found\n  Looked in {folder}"
+        else:
+            text = f"  No sessions in current folder. Press {scope_key} to view all.\n  Looked in {folder}"
+        misplaced = misplaced_agent_dir(self.agent_dir)
+        if misplaced:
+            text += f"\n  {misplaced}"
+        return text
 
     # -- what to list (in a listing thread) --------------------------------------------------
 
