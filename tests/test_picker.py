@@ -125,13 +125,13 @@ def row_lines(app: PituiApp) -> list[str]:
 
 
 def titles(app: PituiApp) -> list[str]:
-    from pitui.ui.widgets.session_list import row_title
+    from pitui.ui.format import row_title
 
     return [row_title(row.info) for row in listing(app).rows]
 
 
 def selected_title(app: PituiApp) -> str:
-    from pitui.ui.widgets.session_list import row_title
+    from pitui.ui.format import row_title
 
     row = listing(app).selected
     assert row is not None
@@ -908,7 +908,7 @@ async def test_narrow_terminals_hide_the_preview(tmp_path, width):
 
 
 def test_real_paths_equal_os_realpath(tmp_path):
-    from pitui.ui.screens.picker import _real_path
+    from pitui.store.paths import real_path_cached
 
     real = tmp_path / "real" / "sub"
     real.mkdir(parents=True)
@@ -930,7 +930,7 @@ def test_real_paths_equal_os_realpath(tmp_path):
         except OSError as error:
             expected = type(error).__name__
         try:
-            got = _real_path(path, folders)
+            got = real_path_cached(path, folders)
         except OSError as error:
             got = type(error).__name__
         assert got == expected, path

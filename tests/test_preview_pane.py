@@ -12,14 +12,10 @@ from textual.app import App, ComposeResult
 
 from pitui.store.model import LineProblem
 from pitui.store.stats import LabelInfo, ModelUse, SessionPreview, Tokens
+from pitui.ui.format import format_age, format_cost, format_size, format_tokens, shorten_home_folder
 from pitui.ui.widgets.preview_pane import (
     MAX_LABELS,
     PreviewPane,
-    format_age,
-    format_cost,
-    format_size,
-    format_tokens,
-    shorten_home,
 )
 
 HOUR = 3_600_000
@@ -262,5 +258,5 @@ def test_costs(cost, expected):
     ("/home/user", "~"), ("/home/user/p", "~/p"), ("/home/username/p", "/home/username/p"), ("/srv/x", "/srv/x"),
 ])
 def test_home_is_written_as_tilde(path, expected):
-    assert shorten_home(path, HOME) == expected
-    assert shorten_home(path, HOME + "/") == expected
+    assert shorten_home_folder(path, HOME) == expected
+    assert shorten_home_folder(path, HOME + "/") == expected

@@ -9,16 +9,9 @@ import pytest
 from textual.app import App, ComposeResult
 
 from pitui.store.catalog import SearchHit, SessionInfo
-from pitui.ui.widgets.session_list import (
-    ListRow,
-    SessionList,
-    _fit,
-    _fit_left,
-    format_age,
-    row_title,
-    shorten_path,
-    threaded_rows,
-)
+from pitui.store.threads import ListRow, threaded_rows
+from pitui.ui.format import format_age, row_title, shorten_home_prefix
+from pitui.ui.widgets.session_list import SessionList, _fit, _fit_left
 
 NOW = 1_000_000_000_000.0
 MIN = 60_000.0
@@ -48,9 +41,9 @@ def test_an_unknown_time_is_a_question_mark():
 
 
 def test_home_becomes_tilde():
-    assert shorten_path("/home/me/proj", "/home/me") == "~/proj"
-    assert shorten_path("/srv/x", "/home/me") == "/srv/x"
-    assert shorten_path("/home/me/proj", "") == "/home/me/proj"
+    assert shorten_home_prefix("/home/me/proj", "/home/me") == "~/proj"
+    assert shorten_home_prefix("/srv/x", "/home/me") == "/srv/x"
+    assert shorten_home_prefix("/home/me/proj", "") == "/home/me/proj"
 
 
 def test_title_is_the_name_else_the_first_message_made_safe():

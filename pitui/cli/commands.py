@@ -16,7 +16,7 @@ from pitui.cli.resolve import CliError, load_session, resolve_session
 from pitui.safe_text import safe
 from pitui.store import paths
 from pitui.store.jsonl import MISSING, dumps
-from pitui.store.timefmt import format_age
+from pitui.ui.format import format_age
 
 if TYPE_CHECKING:
     from types import ModuleType

@@ -16,13 +16,13 @@ Each entry's line is decoded once per call; nothing is cached here.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.store.context import context_messages
 from pitui.store.js import MISSING, js_truthy
+from pitui.store.jsonl import compact_json
 from pitui.store.model import Entry
 from pitui.store.reader import Session
 
@@ -43,7 +43,6 @@ __all__ = [
     "Totals",
     "Usage",
     "UserMessage",
-    "compact_json",
     "context_items",
     "entry_items",
     "item_from_message",
@@ -367,17 +366,6 @@ def _text(value: Any) -> str:
     if value is None or value is MISSING:
         return ""
     return compact_json(value)
-
-
-def compact_json(value: Any) -> str:
-    """A JSON value as compact JSON, non-ASCII kept ('' for a missing value; a value JSON cannot
-    hold as its ``repr``)."""
-    if value is MISSING:
-        return ""
-    try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def _count(value: Any) -> int:

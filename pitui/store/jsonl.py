@@ -239,3 +239,14 @@ def _stringify_number(value: float | int) -> Any:
     if isinstance(value, float) and value.is_integer() and abs(value) < _SAFE_INTEGER:
         return int(value)
     return orjson.Fragment(js_number_string(value).encode())
+
+
+def compact_json(value: Any) -> str:
+    """A value as one line of JSON to show, not to write: non-ASCII kept, '' for a missing
+    value, ``repr`` for what JSON cannot hold (files are written by :func:`dumps`)."""
+    if value is MISSING:
+        return ""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(value)

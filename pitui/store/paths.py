@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 AGENT_DIR_ENV = "PI_CODING_AGENT_DIR"
@@ -77,3 +78,20 @@ def session_dir_for(cwd: str, explicit: str | None = None) -> tuple[str, bool]:
     if env:
         return expand_tilde(env), True
     return default_session_dir(cwd), False
+
+
+def real_path_cached(path: str, folders: dict[str, str], depth: int = 0) -> str:
+    """``os.path.realpath(path, strict=True)``, with each folder's real path worked out once
+    (in ``folders``): for the thousands of sessions of a few folders, a look at the file (and,
+    for a link, at its target) instead of one at every folder of every path."""
+    folder, name = os.path.split(path)
+    if depth > 40 or not os.path.isabs(path) or name in ("", ".", "..") or os.path.normpath(path) != path:
+        return os.path.realpath(path, strict=True)
+    real_folder = folders.get(folder)
+    if real_folder is None:
+        real_folder = folders[folder] = os.path.realpath(folder, strict=True)
+    full = os.path.join(real_folder, name)
+    if not stat.S_ISLNK(os.lstat(full).st_mode):
+        return full
+    # A link: its target, read from the folder it is in (which has no links left in it).
+    return real_path_cached(os.path.join(real_folder, os.readlink(full)), folders, depth + 1)

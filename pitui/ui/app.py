@@ -125,13 +125,18 @@ class PituiApp(App[AppResult | None]):
 
     # -- shared services -------------------------------------------------------------------
 
-    @property
-    def catalog(self) -> Catalog:
+    def ensure_catalog(self) -> Catalog:
+        """The catalog, opened now if it is not open yet. Screens call it on the UI thread
+        before their workers use :attr:`catalog`, so that two threads never both open it."""
         if self._catalog is None:
             from pitui.store.catalog import Catalog
 
             self._catalog = Catalog(self.agent_dir)
         return self._catalog
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.ensure_catalog()
 
     def now_ms(self) -> float:
         return self._now()

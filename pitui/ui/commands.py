@@ -1,19 +1,112 @@
-"""The command palette (F2): each screen lists its own actions."""
+"""The command palette (F2): each screen lists its own actions, most of them its key bindings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-__all__ = ["PaletteCommand", "ScreenCommands"]
+from pitui.ui.keys import binding_defaults
 
-PaletteCommand = tuple[str, Callable[[], Any], str]  # title, what it does, help text
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+__all__ = [
+    "PaletteCommand", "ScreenCommands", "binding_commands", "picker_commands", "session_commands",
+]
 
 
-class HasPaletteCommands(Protocol):
-    def palette_commands(self) -> list[PaletteCommand]: ...
+class PaletteCommand(NamedTuple):
+    title: str
+    run: Callable[[], Any]
+    help: str
+
+
+def binding_commands(node: DOMNode, titles: Mapping[str, str], *, focus: bool = False) -> list[PaletteCommand]:
+    """Commands for bindings of ``node``: binding id -> the command's title in the palette
+    (``tree: Go to the leaf``), with the binding's tooltip (else its description) as help;
+    choosing one runs the binding's action on ``node`` (focused first if ``focus``), as its
+    key would."""
+    bindings = binding_defaults([type(node)])
+    commands = []
+    for binding_id, title in titles.items():
+        binding = bindings[binding_id]
+
+        def run(action: str = binding.action) -> None:
+            if focus:
+                node.focus()  # type: ignore[attr-defined]
+            node.call_later(node.run_action, action)
+
+        commands.append(PaletteCommand(title, run, binding.tooltip or binding.description))
+    return commands
+
+
+# The picker's palette: these bindings, then the commands that have no key of their own.
+PICKER_COMMANDS = {
+    "picker.open": "session: Open", "picker.resume": "session: Resume in pi", "picker.rename": "session: Rename",
+    "picker.delete": "session: Trash", "picker.scope": "view: Toggle scope", "picker.sort": "view: Next sort mode",
+    "picker.named": "view: Toggle named sessions only", "picker.path": "view: Toggle paths",
+}
+PICKER_EXTRA = (
+    ("search: Clear", "clear_search", "Empty the search box"),
+    ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
+)
+
+
+def picker_commands(screen: DOMNode, can_run: Callable[[str, tuple[object, ...]], bool | None],
+                    run_action: Callable[[str], Any]) -> list[PaletteCommand]:
+    """The picker's commands that ``can_run`` now (its ``check_action``)."""
+    bindings = binding_defaults([type(screen)])
+    commands = binding_commands(screen, {binding_id: title for binding_id, title in PICKER_COMMANDS.items()
+                                         if can_run(bindings[binding_id].action, ())})
+    commands += [PaletteCommand(title, partial(run_action, action), text)
+                 for title, action, text in PICKER_EXTRA if can_run(action, ())]
+    return commands
+
+
+# The session view's palette: the tree's filters (set, not toggled as their keys do: the
+# palette names the filter it shows), then the titles of the bindings it lists.
+FILTER_COMMANDS = (
+    ("default", "default", "every entry but bookkeeping (labels, model changes, names)"),
+    ("no-tools", "no tools", "the default entries without tool results"),
+    ("user-only", "user only", "your own messages only"),
+    ("labeled-only", "labeled only", "labelled entries only"),
+    ("all", "all", "every entry"),
+)
+TREE_COMMANDS = {
+    "tree.leaf": "tree: Go to the leaf", "tree.parent": "tree: Go to the parent",
+    "tree.next_branch": "tree: Next branch", "tree.previous_branch": "tree: Previous branch",
+    "tree.next_label": "tree: Next label", "tree.previous_label": "tree: Previous label",
+    "tree.label_times": "tree: Toggle label times",
+}
+SESSION_COMMANDS = {
+    "session.label": "session: Label the entry", "session.rename": "session: Rename", "session.fork": "session: Fork",
+    "session.clone": "session: Clone", "session.undo": "session: Undo", "session.resume": "session: Resume in pi",
+    "session.trash": "session: Move to the trash", "session.reload": "session: Reload",
+    "session.back": "session: Back to the session list",
+}
+
+
+def session_commands(screen: DOMNode, tree: Any, view: DOMNode, branch_here: Callable[[], Any]) -> list[PaletteCommand]:
+    """The session view's commands: ``tree`` (a SessionTree), ``view`` (its ConversationView)."""
+
+    def set_filter(mode: str) -> Callable[[], None]:
+        def run() -> None:
+            tree.focus()
+            tree.action_filter(mode)
+
+        return run
+
+    commands = [PaletteCommand(f"tree: Filter {label}", set_filter(mode), f"Show {shows}")
+                for mode, label, shows in FILTER_COMMANDS]
+    commands += binding_commands(tree, TREE_COMMANDS, focus=True)
+    commands.append(PaletteCommand("session: Branch here", branch_here,
+                                   "Continue from the highlighted entry, with or without a summary of the branch left"))
+    commands += binding_commands(screen, SESSION_COMMANDS)
+    commands += binding_commands(view, {"conversation.toggle_thinking": "conversation: Toggle thinking"})
+    return commands
 
 
 class ScreenCommands(Provider):

@@ -1,6 +1,6 @@
-"""The session view's dialogs: branch summary question, summary editor, summarizer progress,
-label editor and confirmation. Each is a modal screen that returns the user's answer (``None``:
-cancelled) and never writes anything itself.
+"""The app's dialogs: branch summary question, summary editor, summarizer progress, the label
+and rename prompts, and confirmation. Each is a modal screen that returns the user's answer
+(``None``: cancelled) and never writes anything itself.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pitui.ui.widgets.fields import OrderedInput, OrderedOptionList, OrderedText
 
 __all__ = [
     "DIALOGS", "BranchDialog", "ConfirmDialog", "LabelDialog", "RenameScreen", "SummarizingDialog", "SummaryEditor",
+    "TextPromptDialog",
 ]
 
 BRANCH_PLAIN, BRANCH_WRITE, BRANCH_COMMAND = "plain", "write", "command"
@@ -186,28 +187,39 @@ class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]
         self.dismiss(None)
 
 
-class LabelDialog(OrderedKeys, ModalScreen[str | None]):
-    """pi's label editor: ``Label (empty to remove):`` prefilled with the current label.
-    Enter saves (empty clears), Escape cancels."""
+class TextPromptDialog(OrderedKeys, ModalScreen[str | None]):
+    """A one-line text to type, prefilled: Enter answers with it (trimmed), Escape cancels.
 
-    BINDING_GROUP_TITLE = "Label editor"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,ctrl+c", "cancel", "Cancel", id="label.cancel"),
-    ]
+    A subclass names its prompt, the prefix of its widgets' ids (``<prefix>-box``,
+    ``-title``, ``-entry``, ``-input``, ``-hint``), whether an empty answer counts, and binds
+    ``cancel`` under its own binding id. ``about`` is a dim line under the prompt; ``beside``
+    is a region of the screen to open next to (under it, or over it when there is no room).
+    """
 
-    def __init__(self, label: str, entry_text: str, beside: Region | None = None) -> None:
+    PROMPT: ClassVar[str] = ""
+    PREFIX: ClassVar[str] = "prompt"
+    ALLOW_EMPTY: ClassVar[bool] = True  # an empty answer is one (clear a label), else Enter does nothing
+    DIALOG_CLASSES: ClassVar[bool] = True  # styled as the session view's dialogs (.dialog-box ...)
+
+    def __init__(self, value: str, hint: str, *, about: str | None = None, beside: Region | None = None) -> None:
         super().__init__()
-        self._label = label
-        self._entry_text = entry_text
-        self._beside = beside  # the entry's row on screen: the editor opens just under it (or over)
+        self._value = value
+        self._hint = hint
+        self._about = about
+        self._beside = beside
+
+    def _dialog_class(self, name: str) -> str | None:
+        return f"dialog-{name}" if self.DIALOG_CLASSES else None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="label-box", classes="dialog-box"):
-            yield Static("Label (empty to remove):", classes="dialog-title", markup=False)
-            yield Static(Text(safe_line(self._entry_text), style="dim", no_wrap=True, overflow="ellipsis"),
-                         id="label-entry")
-            yield OrderedInput(safe_line(self._label), id="label-input", select_on_focus=False)
-            yield Static("enter save · escape cancel", classes="dialog-hint", markup=False)
+        prefix = self.PREFIX
+        with Vertical(id=f"{prefix}-box", classes=self._dialog_class("box")):
+            yield Static(self.PROMPT, id=f"{prefix}-title", classes=self._dialog_class("title"), markup=False)
+            if self._about is not None:
+                yield Static(Text(safe_line(self._about), style="dim", no_wrap=True, overflow="ellipsis"),
+                             id=f"{prefix}-entry")
+            yield OrderedInput(safe_line(self._value), id=f"{prefix}-input", select_on_focus=False)
+            yield Static(self._hint, id=f"{prefix}-hint", classes=self._dialog_class("hint"), markup=False)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -215,8 +227,9 @@ class LabelDialog(OrderedKeys, ModalScreen[str | None]):
             self.call_after_refresh(self._place)
 
     def _place(self) -> None:
-        """Next to the entry being labelled, as pi edits a label in its row."""
-        box = self.query_one("#label-box")
+        """Next to the region given (a label is edited next to its entry's row, as pi edits it
+        in its row)."""
+        box = self.query_one(f"#{self.PREFIX}-box")
         row, screen = self._beside, self.size
         assert row is not None
         height = box.outer_size.height
@@ -227,10 +240,44 @@ class LabelDialog(OrderedKeys, ModalScreen[str | None]):
 
     @on(Input.Submitted)
     def _save(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
+        text = event.value.strip()
+        if text or self.ALLOW_EMPTY:
+            self.dismiss(text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class LabelDialog(TextPromptDialog):
+    """pi's label editor: ``Label (empty to remove):`` prefilled with the current label, the
+    entry under it. Enter saves (empty clears), Escape cancels."""
+
+    BINDING_GROUP_TITLE = "Label editor"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,ctrl+c", "cancel", "Cancel", id="label.cancel"),
+    ]
+    PROMPT = "Label (empty to remove):"
+    PREFIX = "label"
+
+    def __init__(self, label: str, entry_text: str, beside: Region | None = None) -> None:
+        super().__init__(label, "enter save · escape cancel", about=entry_text, beside=beside)
+
+
+class RenameScreen(TextPromptDialog):
+    """pi's rename panel: an input prefilled with the current name. Enter saves (an empty
+    name does nothing), Escape cancels."""
+
+    BINDING_GROUP_TITLE = "Rename"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,ctrl+c", "cancel", "Cancel the rename", id="rename.cancel"),
+    ]
+    PROMPT = "Rename Session"
+    PREFIX = "rename"
+    ALLOW_EMPTY = False
+    DIALOG_CLASSES = False
+
+    def __init__(self, name: str, hint: str) -> None:
+        super().__init__(name, hint)
 
 
 class ConfirmDialog(OrderedKeys, ModalScreen[bool]):
@@ -255,42 +302,6 @@ class ConfirmDialog(OrderedKeys, ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
-
-
-# -- rename ----------------------------------------------------------------------------------------
-
-
-class RenameScreen(OrderedKeys, ModalScreen[str | None]):
-    """pi's rename panel: an input prefilled with the current name. Enter saves (an empty
-    name does nothing), Escape cancels."""
-
-    BINDING_GROUP_TITLE = "Rename"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,ctrl+c", "cancel", "Cancel the rename", id="rename.cancel"),
-    ]
-
-    def __init__(self, name: str, hint: str) -> None:
-        super().__init__()
-        self._name = name
-        self._hint = hint
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="rename-box"):
-            yield Static("Rename Session", id="rename-title", markup=False)
-            yield OrderedInput(safe_line(self._name), id="rename-input", select_on_focus=False)
-            yield Static(self._hint, id="rename-hint", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    @on(Input.Submitted)
-    def save(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
-        if name:
-            self.dismiss(name)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 DIALOGS = (RenameScreen, BranchDialog, SummaryEditor, SummarizingDialog, LabelDialog, ConfirmDialog)

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,21 +27,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.safe_text import safe_line
-from pitui.store.paths import listed_folder, misplaced_agent_dir, session_dir_for
 from pitui.store.query import has_session_name
-from pitui.ui.commands import PaletteCommand, ScreenCommands
-from pitui.ui.fit import fit_middle
+from pitui.store.threads import ListRow, threaded_rows
+from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
 from pitui.ui.keys import OrderedKeys
+from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
+from pitui.ui.screens.picker_listing import PickerListing, ScopeState
 from pitui.ui.widgets.fields import SearchField
-from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode
+from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode, footer_keys, picker_hints
 from pitui.ui.widgets.preview_pane import PreviewPane
-from pitui.ui.widgets.session_list import ListRow, SessionList, row_title, shorten_path, threaded_rows
+from pitui.ui.widgets.session_list import SessionList
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, ListingProblem, SearchHit, SessionInfo
@@ -52,22 +51,7 @@ __all__ = ["PickerScreen"]
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
 
 
-@dataclass(slots=True)
-class ScopeState:
-    """The sessions of one scope, as far as they are known."""
-
-    infos: list[SessionInfo] | None = None  # None: nothing yet, not even from the cache
-    complete: bool = False  # a full listing has finished
-    loading: bool = False
-    again: bool = False  # something changed while loading: list once more afterwards
-    progress: tuple[int, int] | None = None
-    problems: list[ListingProblem] = field(default_factory=list)
-
-
-# -- the screen ------------------------------------------------------------------------------------
-
-
-class PickerScreen(OrderedKeys, Screen[None]):
+class PickerScreen(OrderedKeys, PituiScreen):
     """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
 
     BINDING_GROUP_TITLE = "Session picker"
@@ -94,18 +78,6 @@ class PickerScreen(OrderedKeys, Screen[None]):
     # What these act on is the highlighted row: they wait for the rows of a search in progress.
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset(
         {"cursor", "page", "confirm", "delete", "delete_if_no_query", "rename", "resume"})
-    PALETTE: ClassVar[list[tuple[str, str, str]]] = [
-        ("session: Open", "confirm", "Open the highlighted session"),
-        ("session: Resume in pi", "resume", "Leave pitui and continue the session in pi"),
-        ("session: Rename", "rename", "Give the highlighted session a name"),
-        ("session: Trash", "delete", "Move the highlighted session's file to the trash"),
-        ("view: Toggle scope", "toggle_scope", "This folder's sessions, or every project's"),
-        ("view: Next sort mode", "toggle_sort", "Threaded (forks under their parent), recent, or fuzzy"),
-        ("view: Toggle named sessions only", "toggle_named", "Only the sessions that have a name, or all"),
-        ("view: Toggle paths", "toggle_path", "Show each session's file"),
-        ("search: Clear", "clear_search", "Empty the search box"),
-        ("view: Show skipped files", "show_problems", "Files the listing could not use, and why"),
-    ]
     # Moves closer together than this make one preview. (A search starts at once: the next
     # keystroke cancels it, and a search typed further starts from the one before.)
     PREVIEW_DELAY_S: ClassVar[float] = 0.1
@@ -114,10 +86,11 @@ class PickerScreen(OrderedKeys, Screen[None]):
     # scroll into view.
     SNIPPETS: ClassVar[int] = 60
 
+    @dataclass(eq=False)
     class _Progress(Message):
-        def __init__(self, scope: Scope, loaded: int, total: int) -> None:
-            super().__init__()
-            self.scope, self.loaded, self.total = scope, loaded, total
+        scope: Scope
+        loaded: int
+        total: int
 
     def __init__(self, scope: Scope = "current") -> None:
         super().__init__()
@@ -126,8 +99,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
         self.named_only = False
         self.show_path = False
         self.query_text = ""
-        self._states: dict[Scope, ScopeState] = {"current": ScopeState(), "all": ScopeState()}
-        self._canon: dict[str, str] = {}  # path -> real path, made in the listing threads
+        self.listing: PickerListing  # made on mount, once the catalog is open
         self._confirming: str | None = None
         self._hinted_query = ""
         self._shown_generation = 0  # the search generation whose rows are on screen
@@ -154,7 +126,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @property
     def catalog(self) -> Catalog:
-        return self.app.catalog  # type: ignore[attr-defined,no-any-return]
+        return self.app.catalog
 
     @property
     def session_list(self) -> SessionList:
@@ -166,22 +138,22 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def palette_commands(self) -> list[PaletteCommand]:
         """The picker's actions in the command palette (F2): those that can run now."""
-        return [(title, partial(self.run_palette_action, action), text)
-                for title, action, text in self.PALETTE if self.check_action(action, ())]
+        return picker_commands(self, self.check_action, self.run_palette_action)
 
     def on_mount(self) -> None:
-        self.catalog  # noqa: B018  (made here, on the UI thread, before any worker asks for it)
-        self.session_list.configure(now_ms=self.app.now_ms(), show_cwd=self.scope == "all")  # type: ignore[attr-defined]
+        catalog = self.app.ensure_catalog()  # made here, on the UI thread, before any worker asks for it
+        self.listing = PickerListing(self.app.cwd, self.app.session_dir, catalog.agent_dir)
+        self.session_list.configure(now_ms=self.app.now_ms(), show_cwd=self.scope == "all")
         self._update_header()
         self._refilter()
         self.search_box.focus()
         self._request_load(self.scope)
-        if getattr(self.app, "watch_files", False):
+        if self.app.watch_files:
             self._watch()
         self.set_interval(60, self._clock_ticked)  # ages ("5m") move on while the picker is open
 
     def _clock_ticked(self) -> None:
-        self.session_list.configure(now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+        self.session_list.configure(now_ms=self.app.now_ms())
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
@@ -189,10 +161,10 @@ class PickerScreen(OrderedKeys, Screen[None]):
     def on_screen_resume(self) -> None:
         # Back from a session view: which session is open may have changed, time has passed,
         # and the view may have written to a session (re-listing costs a stat per unchanged file).
-        self.session_list.configure(now_ms=self.app.now_ms(), current_paths=self._open_rows())  # type: ignore[attr-defined]
+        self.session_list.configure(now_ms=self.app.now_ms(), current_paths=self._open_rows())
         if self._confirming is None:
             self.search_box.focus()
-        if any(state.complete for state in self._states.values()):
+        if any(state.complete for state in self.listing.states.values()):
             self._written()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -200,29 +172,15 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     # -- listing ---------------------------------------------------------------------------
 
-    def _folders(self) -> tuple[str, str, bool]:
-        """This folder's session folder, the folder "all" lists, and whether it is a custom
-        (flat) one, in which case "all" is that whole folder (as ``pitui ls --all``)."""
-        cwd, explicit = self.app.cwd, self.app.session_dir  # type: ignore[attr-defined]
-        agent = self.catalog.agent_dir
-        return (listed_folder(cwd, explicit, agent, False), listed_folder(cwd, explicit, agent, True),
-                session_dir_for(cwd, explicit)[1])
-
     def _request_load(self, scope: Scope) -> None:
-        state = self._states[scope]
-        if state.loading:
-            state.again = True
-            return
-        state.loading = True
-        self._update_header()
-        self._load(scope, cached_first=not state.complete)
+        if self.listing.start(scope):
+            self._update_header()
+            self._load(scope, cached_first=not self.listing.states[scope].complete)
 
     @work(thread=True, group="picker-load", exit_on_error=False)
     def _load(self, scope: Scope, cached_first: bool) -> None:
         worker = get_current_worker()
-        catalog = self.catalog
-        cwd, explicit = self.app.cwd, self.app.session_dir  # type: ignore[attr-defined]
-        _, all_folder, custom = self._folders()
+        catalog, listing = self.catalog, self.listing
         last = 0.0
 
         def progress(loaded: int, total: int) -> None:
@@ -235,21 +193,14 @@ class PickerScreen(OrderedKeys, Screen[None]):
         try:
             with self._catalog_lock:
                 if cached_first:
-                    if scope == "current":
-                        cached = catalog.cached_list(cwd, explicit)
-                    else:
-                        cached = catalog.cached_dir(all_folder) if custom else catalog.cached_all()
+                    cached = listing.cached(catalog, scope)
                     if cached and not worker.is_cancelled:
-                        self._from_thread(self._loaded, scope, cached, None, self._real_paths(cached))
-                if scope == "current":
-                    infos = catalog.list(cwd, explicit, progress)
-                else:
-                    infos = catalog.list_dir(all_folder, progress) if custom else catalog.list_all(progress)
-                problems = list(catalog.problems)
+                        self._from_thread(self._loaded, scope, cached, None, listing.real_paths(cached))
+                infos, problems = listing.listed(catalog, scope, progress)
         except Exception as error:  # a listing must never take the app down
             self._from_thread(self._load_failed, scope, f"{type(error).__name__}: {error}")
             return
-        self._from_thread(self._loaded, scope, infos, problems, self._real_paths(infos))
+        self._from_thread(self._loaded, scope, infos, problems, listing.real_paths(infos))
 
     @work(thread=True, exclusive=True, group="picker-prepare", exit_on_error=False, description="prepare search")
     def _prepare_search(self, infos: list[SessionInfo]) -> None:
@@ -279,27 +230,9 @@ class PickerScreen(OrderedKeys, Screen[None]):
             self._set_status(f"Internal error ({event.worker.group}): {type(error).__name__}: {error}", error=True,
                              seconds=6)
 
-    def _real_paths(self, infos: Iterable[SessionInfo]) -> dict[str, str]:
-        """Real paths of the sessions and of their parents (pi threads and protects sessions by
-        real path), for those not resolved before."""
-        known = self._canon
-        out: dict[str, str] = {}
-        folders: dict[str, str] = {}
-        for info in infos:
-            for path in (info.path, info.parent_session_path):
-                if isinstance(path, str) and path and path not in known and path not in out:
-                    try:
-                        out[path] = _real_path(path, folders)
-                    except (OSError, ValueError):
-                        out[path] = path
-        return out
-
-    def _canonical(self, path: str) -> str:
-        return self._canon.get(path, path)
-
     @on(_Progress)
     def _progressed(self, message: _Progress) -> None:
-        state = self._states[message.scope]
+        state = self.listing.states[message.scope]
         if state.loading:
             state.progress = (message.loaded, message.total)
             if message.scope == self.scope:
@@ -308,12 +241,8 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def _loaded(self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None,
                 canon: dict[str, str]) -> None:
-        self._canon.update(canon)
-        state = self._states[scope]
-        state.infos = infos
+        self.listing.loaded(scope, infos, problems, canon)
         if problems is not None:  # the full listing, not the cached rows
-            state.problems = problems
-            state.complete = True
             self._finish_load(scope)
             self._prepare_search(infos)
         if scope == self.scope:
@@ -321,10 +250,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
             self._refilter()
 
     def _load_failed(self, scope: Scope, message: str) -> None:
-        state = self._states[scope]
-        if state.infos is None:
-            state.infos = []
-        state.complete = True
+        self.listing.failed(scope)
         self._finish_load(scope)
         self._update_header()  # no longer "Loading"
         if scope == self.scope:
@@ -332,11 +258,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
             self._refilter()
 
     def _finish_load(self, scope: Scope) -> None:
-        state = self._states[scope]
-        state.loading = False
-        state.progress = None
-        if state.again:
-            state.again = False
+        if self.listing.finish(scope):
             self._request_load(scope)
 
     # -- live updates ----------------------------------------------------------------------
@@ -345,7 +267,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     async def _watch(self) -> None:
         from pitui.store.watch import watch_sessions
 
-        current, everything, _ = self._folders()
+        current, everything, _ = self.listing.folders()
         try:
             async for paths in watch_sessions([current, everything], self._stop_watch,
                                               debounce_ms=self.WATCH_DEBOUNCE_MS):
@@ -354,14 +276,8 @@ class PickerScreen(OrderedKeys, Screen[None]):
             self.notify(f"Not following changes on disk: {error}", severity="warning", markup=False)
 
     def _disk_changed(self, paths: set[str]) -> None:
-        current, everything, _ = self._folders()
-        for scope, folder in (("current", current), ("all", everything)):
-            state = self._states[scope]  # type: ignore[index]
-            if state.infos is None and not state.loading:
-                continue  # never shown: listed when it is
-            inside = os.path.join(folder, "")
-            if any(p == folder or p.startswith(inside) or folder.startswith(os.path.join(p, "")) for p in paths):
-                self._request_load(scope)  # type: ignore[arg-type]
+        for scope in self.listing.touched(paths):
+            self._request_load(scope)
         if self._preview_path in paths:
             self._preview(self._preview_path)
 
@@ -369,7 +285,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     @property
     def _state(self) -> ScopeState:
-        return self._states[self.scope]
+        return self.listing.states[self.scope]
 
     def _refilter(self, *, new_query: bool = False) -> None:
         """Rows for the scope, filter, sort and query in force (pi's ``filterSessions``).
@@ -393,13 +309,13 @@ class PickerScreen(OrderedKeys, Screen[None]):
             return
         self._search_error = None
         pool = [info for info in infos if has_session_name(info)] if self.named_only else infos
-        rows = threaded_rows(pool, self._canonical) if self.sort == "threaded" else [ListRow(i) for i in pool]
+        rows = threaded_rows(pool, self.listing.canonical) if self.sort == "threaded" else [ListRow(i) for i in pool]
         self._show_rows(rows, two_lines=False)
 
     def _show_rows(self, rows: list[ListRow], *, two_lines: bool, follow: str | None = None) -> None:
         listing = self.session_list
         listing.configure(show_cwd=self.scope == "all", show_path=self.show_path,
-                          current_paths=self._open_rows(), now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+                          current_paths=self._open_rows(), now_ms=self.app.now_ms())
         listing.set_rows(rows, two_lines=two_lines, follow=follow)
         self._update_body_message()
         self._update_status_line()
@@ -408,10 +324,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def _open_rows(self) -> set[str]:
         """The listed sessions open in a session view (compared as real paths, as pi does)."""
-        open_paths = self.app.open_session_paths()  # type: ignore[attr-defined]
-        if not open_paths:
-            return set()
-        return {info.path for info in self._state.infos or () if self._canonical(info.path) in open_paths}
+        return self.listing.open_rows(self.scope, self.app.open_session_paths())
 
     def _start_search(self, generation: int, *args: Any) -> None:
         if generation == self._searching:  # else a newer keystroke came meanwhile
@@ -476,37 +389,18 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def _update_body_message(self) -> None:
         """What the list says when it has no rows (pi's empty states, §1.7, or better)."""
-        state = self._state
         if self._search_error is not None and self.query_text.strip():
             self.session_list.configure(message="  " + _sentence(self._search_error), message_is_error=True)
             return
-        if not state.complete and not state.infos:
-            count = f" {state.progress[0]}/{state.progress[1]}" if state.progress else ""
-            self.session_list.configure(message=f"  Loading sessions…{count}", message_is_error=False)
-            return
-        named, scope_key = self._keys("picker.named"), self._keys("picker.scope")
-        if self.named_only:
-            if self.scope == "all":
-                text = f"  No named sessions found. Press {named} to show all."
-            else:
-                text = f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
-        else:
-            folder = shorten_path(self._folders()[1 if self.scope == "all" else 0], os.path.expanduser("~"))
-            folder = fit_middle(folder, max(self.session_list.size.width - 14, 24))  # one line, whole words
-            if self.scope == "all":
-                text = f"  No sessions found\n  Looked in {folder}"
-            else:
-                text = f"  No sessions in current folder. Press {scope_key} to view all.\n  Looked in {folder}"
-            misplaced = misplaced_agent_dir(self.catalog.agent_dir)
-            if misplaced:
-                text += f"\n  {misplaced}"
+        text = self.listing.empty_text(self.scope, self.named_only, self._keys,
+                                       max(self.session_list.size.width - 14, 24))
         self.session_list.configure(message=text, message_is_error=False)
 
     # -- header and status -----------------------------------------------------------------
 
     def _keys(self, binding_id: str) -> str:
         """The keys bound to ``binding_id`` now (the user's keymap applied), as pi shows them."""
-        return self.app.keys_text(binding_id)  # type: ignore[attr-defined,no-any-return]
+        return self.app.keys_text(binding_id)
 
     def _update_header(self) -> None:
         header = self.query_one(PickerHeader)
@@ -518,16 +412,10 @@ class PickerScreen(OrderedKeys, Screen[None]):
         if state.loading and not state.complete:
             header.listing = state.progress or True
         k = self._keys
-        header.hints = [
-            (k("picker.open"), "open"), (k("picker.cancel").split("/")[0], "clear" if self.query_text else "quit"),
-            (k("picker.scope"), "scope"), (k("picker.sort"), "sort"), (k("picker.named"), "named"),
-            (k("picker.path"), f"path ({'on' if self.show_path else 'off'})"), (k("picker.rename"), "rename"),
-            (k("picker.delete"), "delete"), (k("picker.resume"), "resume in pi"),
-        ]
+        header.hints = picker_hints(k, bool(self.query_text), self.show_path)
         self._hinted_query = self.query_text
         footer = self.query_one(PickerFooter)
-        footer.keys = " · ".join(f"{k(binding_id)} {what}" for binding_id, what in
-                                 (("app.help", "keys"), ("app.commands", "commands"), ("app.quit", "quit")))
+        footer.keys = footer_keys(k)
         footer.refresh()
         header.question = None
         if self._confirming is not None:
@@ -584,14 +472,14 @@ class PickerScreen(OrderedKeys, Screen[None]):
         if path != self._preview_path:
             self._preview_path = path
             if path is None:
-                self.query_one(PreviewPane).show(None, now_ms=self.app.now_ms())  # type: ignore[attr-defined]
+                self.query_one(PreviewPane).show(None, now_ms=self.app.now_ms())
             else:
                 self._preview(path)
 
     @on(SessionList.Chosen)
     def _chosen(self, message: SessionList.Chosen) -> None:
         if self._confirming is None:
-            self.app.choose_session(message.row.path)  # type: ignore[attr-defined]
+            self.app.choose_session(message.row.path)
 
     @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
     def _preview(self, path: str) -> None:
@@ -615,19 +503,11 @@ class PickerScreen(OrderedKeys, Screen[None]):
 
     def _show_preview(self, path: str, preview: Any) -> None:
         if path == self._preview_path:
-            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms(),  # type: ignore[attr-defined]
+            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms(),
                                              parent_title=self._title_of(preview.parent_session))
 
     def _title_of(self, path: str | None) -> str | None:
-        """The row title of a listed session (by real path, as pi threads forks)."""
-        if not path:
-            return None
-        wanted = self._canonical(path)
-        for state in self._states.values():
-            for info in state.infos or ():
-                if self._canonical(info.path) == wanted:
-                    return row_title(info)
-        return None
+        return self.listing.title_of(path)
 
     def _show_preview_error(self, path: str, message: str) -> None:
         if path == self._preview_path:
@@ -686,7 +566,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
             return
         row = self.session_list.selected
         if row is not None:
-            self.app.choose_session(row.path)  # type: ignore[attr-defined]
+            self.app.choose_session(row.path)
 
     def action_cancel(self) -> None:
         if self._confirming is not None:
@@ -725,7 +605,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
     def action_resume(self) -> None:
         row = self.session_list.selected
         if row is not None:
-            self.app.resume_in_pi(row.path, row.info.cwd)  # type: ignore[attr-defined]
+            self.app.resume_in_pi(row.path, row.info.cwd)
 
     def action_show_problems(self) -> None:
         problems = self._state.problems
@@ -763,7 +643,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
         self._from_thread(self._written)
 
     def _written(self) -> None:
-        for scope, state in self._states.items():
+        for scope, state in self.listing.states.items():
             if state.infos is not None:
                 self._request_load(scope)
 
@@ -773,7 +653,7 @@ class PickerScreen(OrderedKeys, Screen[None]):
         row = self.session_list.selected
         if row is None:
             return
-        if self._canonical(row.path) in self.app.open_session_paths():  # type: ignore[attr-defined]
+        if self.listing.canonical(row.path) in self.app.open_session_paths():
             self._set_status("Cannot delete the currently active session", error=True, seconds=3)
             return
         self._confirming = row.path
@@ -800,29 +680,12 @@ class PickerScreen(OrderedKeys, Screen[None]):
         self._from_thread(self._trashed, path)
 
     def _trashed(self, path: str) -> None:
-        for state in self._states.values():
+        for state in self.listing.states.values():
             if state.infos is not None:
                 state.infos = [info for info in state.infos if info.path != path]
         self._refilter()
         self._set_status("Session moved to trash")
         self._written()
-
-
-def _real_path(path: str, folders: dict[str, str], depth: int = 0) -> str:
-    """``os.path.realpath(path, strict=True)``, with each folder's real path worked out once
-    (in ``folders``): for the thousands of sessions of a few folders, a look at the file (and,
-    for a link, at its target) instead of one at every folder of every path."""
-    folder, name = os.path.split(path)
-    if depth > 40 or not os.path.isabs(path) or name in ("", ".", "..") or os.path.normpath(path) != path:
-        return os.path.realpath(path, strict=True)
-    real_folder = folders.get(folder)
-    if real_folder is None:
-        real_folder = folders[folder] = os.path.realpath(folder, strict=True)
-    full = os.path.join(real_folder, name)
-    if not stat.S_ISLNK(os.lstat(full).st_mode):
-        return full
-    # A link: its target, read from the folder it is in (which has no links left in it).
-    return _real_path(os.path.join(real_folder, os.readlink(full)), folders, depth + 1)
 
 
 def _sentence(text: str) -> str:

@@ -9,10 +9,11 @@ writes the file, the screen reads what was appended and the tree follows the lea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -20,10 +21,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from pitui.safe_text import safe_line
 from pitui.store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
@@ -35,9 +35,10 @@ from pitui.store.summarize import SummarizerError
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.actions import ActionError
 from pitui.store.write.editing import SessionEditor, Written
-from pitui.ui.commands import PaletteCommand, ScreenCommands
-from pitui.ui.fit import fit_middle
+from pitui.ui.commands import PaletteCommand, ScreenCommands, session_commands
+from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, plural, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
+from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import (
     BRANCH_COMMAND,
     BRANCH_WRITE,
@@ -48,10 +49,11 @@ from pitui.ui.screens.dialogs import (
     SummaryEditor,
 )
 from pitui.ui.widgets.conversation.view import ConversationView
-from pitui.ui.widgets.preview_pane import format_cost, format_size, format_tokens, shorten_home
 from pitui.ui.widgets.session_tree import SessionTree
 
 __all__ = ["SessionScreen"]
+
+T = TypeVar("T")
 
 # A path longer than this shows its last entries only: a 100,000-entry session must open at
 # once, and older messages are one tree move away.
@@ -64,16 +66,7 @@ PATH_DELAY = 0.04
 USAGE_DELAY = 1.0
 
 
-FILTER_COMMANDS = (
-    ("default", "default", "every entry but bookkeeping (labels, model changes, names)"),
-    ("no-tools", "no tools", "the default entries without tool results"),
-    ("user-only", "user only", "your own messages only"),
-    ("labeled-only", "labeled only", "labelled entries only"),
-    ("all", "all", "every entry"),
-)
-
-
-class SessionScreen(OrderedKeys, Screen[None]):
+class SessionScreen(OrderedKeys, PituiScreen):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
     ``entry_id`` is highlighted at start (else the leaf).
@@ -116,6 +109,8 @@ class SessionScreen(OrderedKeys, Screen[None]):
         self._path_timer: Timer | None = None
         self._usage_timer: Timer | None = None
         self._stop_following = asyncio.Event()
+        self._writes = 0  # writes running in a thread
+        self._appends_waiting = False  # pi appended meanwhile: read it once they are done
 
     # ------------------------------------------------------------------ layout
 
@@ -229,7 +224,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
         width = max(self.size.width - 2, 20)
         name = safe_line(session.name) if session is not None and session.name else ""
         home = os.path.expanduser("~")
-        cwd = safe_line(shorten_home(session.cwd, home)) if session is not None and session.cwd else ""
+        cwd = safe_line(shorten_home_folder(session.cwd, home)) if session is not None and session.cwd else ""
         file = safe_line(os.path.basename(self.session_path))
         gone = "  (file removed)" if self.removed else ""
         if cell_len(f"{name}  {cwd}  {file}{gone}") > width:
@@ -257,14 +252,14 @@ class SessionScreen(OrderedKeys, Screen[None]):
         facts.append(f"{len(session.entries):,} entries")
         stats = self.stats
         if stats is not None:
-            facts.append(_plural(stats.leaves, "branch", "branches"))
-        facts.append(_plural(len(session.labels), "label", "labels"))
+            facts.append(plural(stats.leaves, "branch", "branches"))
+        facts.append(plural(len(session.labels), "label", "labels"))
         if stats is not None:
             facts.append(f"{format_tokens(stats.tokens.total)} tokens")
             facts.append(format_cost(stats.cost))
             facts.append(format_size(stats.size))
         if session.problems:
-            facts.append(_plural(len(session.problems), "line skipped", "lines skipped"))
+            facts.append(plural(len(session.problems), "line skipped", "lines skipped"))
         self.query_one("#session-facts", Static).update(Text("  ·  ".join(facts), style="dim"))
 
     @on(SessionTree.StatusChanged)
@@ -403,10 +398,13 @@ class SessionScreen(OrderedKeys, Screen[None]):
                     # As pi's own summaries end: the files the branch read and changed.
                     summary = outcome + format_file_operations(file_lists(plan.abandoned))
                 break
-        written = self._write(lambda: editor.branch(entry_id, summary))
-        if written is not None and written.prompt_text:
-            self.app.copy_to_clipboard(written.prompt_text)
-            self._say(f"{written.message} · the message is copied to the clipboard, to ask again in pi")
+        def branched(written: Written) -> None:
+            self._show_written(written)
+            if written.prompt_text:
+                self.app.copy_to_clipboard(written.prompt_text)
+                self._say(f"{written.message} · the message is copied to the clipboard, to ask again in pi")
+
+        await self._write(lambda: editor.branch(entry_id, summary), branched).wait()
 
     def action_edit_label(self) -> None:
         editor = self._editor_for_writing()
@@ -417,7 +415,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
 
         def chosen(label: str | None) -> None:
             if label is not None:
-                self._write(lambda: editor.label(entry_id, label))
+                self._write(lambda: editor.label(entry_id, label), self._show_written)
             else:
                 self._say("Label unchanged: nothing written")
 
@@ -434,14 +432,14 @@ class SessionScreen(OrderedKeys, Screen[None]):
 
         def chosen(name: str | None) -> None:
             if name is not None:
-                self._write(lambda: editor.rename(name))
+                self._write(lambda: editor.rename(name), self._show_written)
 
         self.app.push_screen(RenameScreen(editor.session.name or "", "enter save · escape cancel"), chosen)
 
     def action_undo(self) -> None:
         editor = self._editor_for_writing()
         if editor is not None:
-            self._write(editor.undo)
+            self._write(editor.undo, self._show_written)
 
     def action_fork(self) -> None:
         entry_id = self.query_one(SessionTree).selected_id
@@ -465,7 +463,7 @@ class SessionScreen(OrderedKeys, Screen[None]):
         what = (f"the path from the first entry to {self._describe(plan.end)}" if fork
                 else "the whole active path")
         # The folder on a line of its own, its middle elided to fit the dialog (never wrapped).
-        folder = fit_middle(shorten_home(os.path.dirname(self.session_path), os.path.expanduser("~")),
+        folder = fit_middle(shorten_home_folder(os.path.dirname(self.session_path), os.path.expanduser("~")),
                             max(min(self.size.width, 80) - 12, 20))
         question = (f"Writes a new session file, in the same folder as this one:\n{folder}"
                     f"\nwith {what} ({plan.entries} {'entry' if plan.entries == 1 else 'entries'})."
@@ -483,16 +481,17 @@ class SessionScreen(OrderedKeys, Screen[None]):
         self.app.push_screen(ConfirmDialog(title, question), chosen)
 
     def _copy(self, editor: SessionEditor, entry_id: Any) -> None:
-        try:
+        def copy() -> tuple[str, str | None, str]:
             if entry_id is not None:
                 forked = editor.fork(entry_id)
-                path, prompt, verb = forked.path, forked.prompt_text, "Forked"
-            else:
-                path, prompt, verb = editor.clone(), None, "Cloned"
-        except (ActionError, FileChangedError, OSError) as error:
-            self._write_failed(error)
-            return
-        self._opened_copy(path, f"{verb} into {os.path.basename(path)}", prompt)
+                return forked.path, forked.prompt_text, "Forked"
+            return editor.clone(), None, "Cloned"
+
+        def copied(made: tuple[str, str | None, str]) -> None:
+            path, prompt, verb = made
+            self._opened_copy(path, f"{verb} into {os.path.basename(path)}", prompt)
+
+        self._write(copy, copied)
 
     def _opened_copy(self, path: str, message: str, prompt_text: str | None) -> None:
         self._say(message)
@@ -511,13 +510,11 @@ class SessionScreen(OrderedKeys, Screen[None]):
                 return
             from pitui.store.write.actions import trash
 
-            try:
-                trash(self.session_path)
-            except (ActionError, OSError) as error:
-                self._write_failed(error)
-                return
-            self._stop_following.set()
-            self.app.back_to_picker(f"{os.path.basename(self.session_path)} moved to the trash")
+            def trashed(_: None) -> None:
+                self._stop_following.set()
+                self.app.back_to_picker(f"{os.path.basename(self.session_path)} moved to the trash")
+
+            self._write(lambda: trash(self.session_path), trashed)
 
         self.app.push_screen(ConfirmDialog(
             "Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."), chosen)
@@ -533,13 +530,44 @@ class SessionScreen(OrderedKeys, Screen[None]):
             return None
         return self.editor
 
-    def _write(self, action: Callable[[], Written]) -> Written | None:
-        """Run one write and show it at once in the tree, the pane and the status line."""
+    def _write(self, action: Callable[[], T], done: Callable[[T], None]) -> Worker[None]:
+        """Run one write in a thread, then ``done`` with what it returned (on the UI thread);
+        a write refused or failed is said instead. Keys typed meanwhile wait in the tree and
+        act once ``done`` has shown the write, in the order they were typed."""
+        self.query_one(SessionTree).hold_keys()
+        self._writes += 1
+        return self._write_in_thread(action, done)
+
+    @work(thread=True, group="session-write", exclusive=False)
+    def _write_in_thread(self, action: Callable[[], T], done: Callable[[T], None]) -> None:
+        # os.write and fsync (a slow disk, a network folder) must not stop the UI.
+        result: Any = None
+        error: Exception | None = None
+        ok = False
         try:
-            written = action()
-        except (ActionError, FileChangedError, OSError) as error:
-            self._write_failed(error)
-            return None
+            result = action()
+            ok = True
+        except (ActionError, FileChangedError, OSError) as caught:
+            error = caught
+        finally:  # also after an unexpected error (which ends the app): the keys are let go
+            with contextlib.suppress(RuntimeError):  # the app is shutting down
+                self.app.call_from_thread(self._write_finished, done, ok, result, error)
+
+    def _write_finished(self, done: Callable[[Any], None], ok: bool, result: Any, error: Exception | None) -> None:
+        self._writes -= 1
+        try:
+            if ok:
+                done(result)
+            elif error is not None:
+                self._write_failed(error)
+        finally:
+            self.query_one(SessionTree).release_keys()
+            if not self._writes and self._appends_waiting:
+                self._appends_waiting = False
+                self.take_appends()
+
+    def _show_written(self, written: Written) -> None:
+        """Show a write at once in the tree, the pane and the status line."""
         session = self.session
         tree = self.query_one(SessionTree)
         if session is not None and session.source is None:
@@ -555,7 +583,6 @@ class SessionScreen(OrderedKeys, Screen[None]):
         self._show_facts()
         self._count_usage_soon()
         self._say(written.message, error=written.entry_id is None and "nothing written" not in written.message)
-        return written
 
     def _write_failed(self, error: Exception) -> None:
         if isinstance(error, FileChangedError):
@@ -603,6 +630,9 @@ class SessionScreen(OrderedKeys, Screen[None]):
         session = self.session
         if session is None:
             return
+        if self._writes:  # the session is being written to from a thread: read after it
+            self._appends_waiting = True
+            return
         if self.removed and os.path.exists(self.session_path):
             self.removed = False
             self._show_title()
@@ -631,41 +661,8 @@ class SessionScreen(OrderedKeys, Screen[None]):
         if self.session is None:
             return []
         tree = self.query_one(SessionTree)
-        view = self.query_one(ConversationView)
-
-        def tree_action(action: str, *args: Any) -> Callable[[], None]:
-            def run() -> None:
-                tree.focus()
-                getattr(tree, f"action_{action}")(*args)
-
-            return run
-
-        commands: list[PaletteCommand] = [
-            (f"tree: Filter {label}", tree_action("filter", mode), f"Show {shows}")
-            for mode, label, shows in FILTER_COMMANDS
-        ]
-        commands += [
-            ("tree: Go to the leaf", tree_action("leaf"), "The entry pi continues from"),
-            ("tree: Go to the parent", tree_action("parent"), "The entry above the highlighted one"),
-            ("tree: Next branch", tree_action("sibling", 1), "The next sibling branch"),
-            ("tree: Previous branch", tree_action("sibling", -1), "The previous sibling branch"),
-            ("tree: Next label", tree_action("label", 1), "The next labelled entry"),
-            ("tree: Previous label", tree_action("label", -1), "The previous labelled entry"),
-            ("tree: Toggle label times", tree_action("toggle_label_times"), "When each label was set"),
-            ("session: Branch here", lambda: self.branch_here(tree.selected_id),
-             "Continue from the highlighted entry, with or without a summary of the branch left"),
-            ("session: Label the entry", self.action_edit_label, "Set or clear the highlighted entry's label"),
-            ("session: Rename", self.action_rename, "Name the session"),
-            ("session: Fork", self.action_fork, "A new session with the path up to the highlighted entry"),
-            ("session: Clone", self.action_clone, "A new session with the whole active path"),
-            ("session: Undo", self.action_undo, "Undo the last label, rename or branch"),
-            ("session: Resume in pi", self.action_resume, "Leave pitui and continue this session in pi"),
-            ("session: Move to the trash", self.action_trash, "After a confirmation; back to the session list"),
-            ("conversation: Toggle thinking", view.action_toggle_thinking, "Show or fold every thinking block"),
-            ("session: Reload", self.action_reload, "Read the file again from disk"),
-            ("session: Back to the session list", self.action_back, "Leave this session"),
-        ]
-        return commands
+        return session_commands(self, tree, self.query_one(ConversationView),
+                                lambda: self.branch_here(tree.selected_id))
 
     # ------------------------------------------------------------------ actions
 
@@ -678,10 +675,5 @@ class SessionScreen(OrderedKeys, Screen[None]):
 
 def _left_behind(entries: list[Entry]) -> str:
     prompts = sum(1 for e in entries if e.type == "message" and e.role == "user")
-    text = _plural(len(entries), "entry", "entries")
-    return f"{text} ({_plural(prompts, 'prompt', 'prompts')})" if prompts else text
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count:,} {one if count == 1 else many}"
-
+    text = plural(len(entries), "entry", "entries")
+    return f"{text} ({plural(prompts, 'prompt', 'prompts')})" if prompts else text

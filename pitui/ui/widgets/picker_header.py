@@ -5,7 +5,7 @@ they are repainted, never laid out again, as the picker changes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
@@ -13,9 +13,11 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from pitui.ui.fit import fit_middle
+from pitui.ui.format import fit_middle
 
-__all__ = ["SORT_LABELS", "Hint", "PickerFooter", "PickerHeader", "Scope", "SortMode", "cut"]
+__all__ = [
+    "SORT_LABELS", "Hint", "PickerFooter", "PickerHeader", "Scope", "SortMode", "cut", "footer_keys", "picker_hints",
+]
 
 Scope = Literal["current", "all"]
 SortMode = Literal["threaded", "recent", "relevance"]
@@ -23,6 +25,23 @@ SORT_LABELS: dict[str, str] = {"threaded": "Threaded", "recent": "Recent", "rele
 
 
 Hint = tuple[str, str]  # (keys, what they do); keys "" for a plain note
+
+
+def picker_hints(keys: Callable[[str], str], searching: bool, show_path: bool) -> list[Hint]:
+    """pi's key hints of the picker, with the keys the user's keymap binds (``keys`` of a
+    binding id): Escape clears a search, else quits."""
+    return [
+        (keys("picker.open"), "open"), (keys("picker.cancel").split("/")[0], "clear" if searching else "quit"),
+        (keys("picker.scope"), "scope"), (keys("picker.sort"), "sort"), (keys("picker.named"), "named"),
+        (keys("picker.path"), f"path ({'on' if show_path else 'off'})"), (keys("picker.rename"), "rename"),
+        (keys("picker.delete"), "delete"), (keys("picker.resume"), "resume in pi"),
+    ]
+
+
+def footer_keys(keys: Callable[[str], str]) -> str:
+    """The keys that work everywhere, as the footer shows them."""
+    return " · ".join(f"{keys(binding_id)} {what}" for binding_id, what in
+                      (("app.help", "keys"), ("app.commands", "commands"), ("app.quit", "quit")))
 
 
 class PickerHeader(Widget):

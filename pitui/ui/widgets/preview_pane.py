@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -24,18 +23,17 @@ from textual.widgets import Static
 
 from pitui.safe_text import safe_line
 from pitui.store.stats import SessionPreview
-from pitui.store.timefmt import format_age
-from pitui.ui.fit import fit_middle
+from pitui.ui.format import (
+    fit_middle,
+    format_age,
+    format_cost,
+    format_size,
+    format_time,
+    format_tokens,
+    shorten_home_folder,
+)
 
-__all__ = [
-    "FactTable",
-    "PreviewPane",
-    "format_age",
-    "format_cost",
-    "format_size",
-    "format_tokens",
-    "shorten_home",
-]
+__all__ = ["FactTable", "PreviewPane"]
 
 MAX_LABELS = 8  # labels listed; the rest are counted
 NOTHING_SELECTED = "No session selected."
@@ -44,68 +42,6 @@ NOTHING_SELECTED = "No session selected."
 _ROLE_NAMES = {"user": "user", "assistant": "assistant", "toolResult": "tool results", "bashExecution": "bash",
                "custom": "custom"}
 _ROLE_ORDER = {role: index for index, role in enumerate(_ROLE_NAMES)}
-
-
-# --------------------------------------------------------------------------------------------
-# Formatting
-
-
-def format_time(ms: float | None, now_ms: float) -> str:
-    """``3d ago · 2026-03-16 08:41`` (local time)."""
-    if ms is None or not math.isfinite(ms):
-        return "unknown"
-    age = format_age(ms, now_ms)
-    try:
-        stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
-    except (OverflowError, OSError, ValueError):
-        return age
-    return f"{stamp} ({age})" if age == "now" else f"{stamp} ({age} ago)"
-
-
-def format_size(size: int) -> str:
-    """A file size in SI units: ``812 B``, ``44.9 kB``, ``1.2 MB``."""
-    if size < 1000:
-        return f"{size} B"
-    value = float(size)
-    for unit in ("kB", "MB", "GB", "TB"):
-        value /= 1000
-        if value < 999.95 or unit == "TB":
-            return f"{value:.1f} {unit}"
-    raise AssertionError("unreachable")
-
-
-def format_tokens(count: float) -> str:
-    """A token count as pi's footer shows it: ``950``, ``4.5k``, ``12k``, ``1.2M``, ``34M``, and
-    on to ``1.5B``, ``588B``."""
-    if count < 1000:
-        return str(round(count))
-    if count < 10_000:
-        return f"{count / 1000:.1f}k"
-    if count < 1_000_000:
-        return f"{round(count / 1000)}k"
-    if count < 10_000_000:
-        return f"{count / 1_000_000:.1f}M"
-    if count < 1_000_000_000:
-        return f"{round(count / 1_000_000)}M"
-    # Beyond pi's footer: a long session's cache reads add up to billions.
-    if count < 10_000_000_000:
-        return f"{count / 1_000_000_000:.1f}B"
-    return f"{round(count / 1_000_000_000):,}B"
-
-
-def format_cost(cost: float) -> str:
-    """Dollars with cents: ``$0.42``; ``<$0.01`` for a cost too small to show."""
-    if 0 < cost < 0.005:
-        return "<$0.01"
-    return f"${cost:,.2f}"
-
-
-def shorten_home(path: str, home: str) -> str:
-    """``path`` with the home folder written ``~``, as pi writes paths."""
-    home = home.rstrip(os.sep)
-    if home and (path == home or path.startswith(home + os.sep)):
-        return "~" + path[len(home) :]
-    return path
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,7 +219,7 @@ class PreviewPane(VerticalScroll, can_focus=False):
             rows.append(("Last message", format_time(modified, now_ms), False))
         else:
             rows.append(("Modified", format_time(modified, now_ms), False))
-        rows.append(("Folder", safe_line(shorten_home(preview.cwd, self.home)) or "(none)", True))
+        rows.append(("Folder", safe_line(shorten_home_folder(preview.cwd, self.home)) or "(none)", True))
         rows.append(("File", safe_line(os.path.basename(preview.path)), True))
         ordered = sorted(preview.roles.items(), key=lambda item: _ROLE_ORDER.get(item[0], len(_ROLE_ORDER)))
         roles = ", ".join(f"{count} {_ROLE_NAMES.get(role, role)}" for role, count in ordered)
@@ -302,7 +238,7 @@ class PreviewPane(VerticalScroll, can_focus=False):
         rows.append(("Cost", format_cost(preview.cost), False))
         rows.append(("Size", format_size(preview.size), False))
         if preview.parent_session:
-            parent = safe_line(shorten_home(preview.parent_session, self.home))
+            parent = safe_line(shorten_home_folder(preview.parent_session, self.home))
             if self._parent_title:
                 rows.append(("Forked from", safe_line(self._parent_title), False))
                 rows.append(("", os.path.basename(parent), True))

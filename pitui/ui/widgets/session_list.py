@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import os
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -29,41 +29,15 @@ from textual.widget import Widget
 
 from pitui.safe_text import safe_line
 from pitui.store.catalog import SearchHit, SessionInfo
-from pitui.store.timefmt import format_age
-from pitui.ui.fit import fit_middle
+from pitui.store.threads import ListRow
+from pitui.ui.format import fit_middle, format_age, row_title, shorten_home_prefix
 
 __all__ = [
-    "ListRow",
     "SessionList",
-    "format_age",
-    "row_title",
-    "shorten_path",
-    "threaded_rows",
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ListRow:
-    """One session in the list: its row, its tree prefix (threaded order) and, while
-    searching, where the query matched."""
-
-    info: SessionInfo
-    prefix: str = ""
-    hit: SearchHit | None = None
-
-    @property
-    def path(self) -> str:
-        return self.info.path
-
-
 # -- pi's formats --------------------------------------------------------------------------------
-
-
-def shorten_path(path: str, home: str) -> str:
-    """pi's ``shortenPath``: a leading home folder becomes ``~``."""
-    if home and path.startswith(home):
-        return "~" + path[len(home) :]
-    return path
 
 
 def last_activity(info: SessionInfo) -> float:
@@ -73,69 +47,6 @@ def last_activity(info: SessionInfo) -> float:
     if isinstance(created, int | float) and math.isfinite(created) and created > info.modified:
         return created
     return info.modified
-
-
-def row_title(info: SessionInfo) -> str:
-    """What a row shows: the name, else the first message; one line, trimmed, made safe."""
-    text = info.name if info.name is not None else info.first_message
-    return safe_line(text).strip()
-
-
-def threaded_rows(infos: Sequence[SessionInfo], canonical: Callable[[str], str]) -> list[ListRow]:
-    """pi's threaded order: sessions under the session they were forked from (header
-    ``parentSession``, compared as real paths), roots and siblings newest first, depth first,
-    with ``├─``/``└─`` prefixes.
-
-    Unlike pi, a session whose parent chain loops back on itself is shown (as a root) instead of
-    vanishing, and deep chains cannot overflow the stack.
-    """
-    key_of = [canonical(info.path) for info in infos]
-    index = {key: i for i, key in enumerate(key_of)}  # a later duplicate wins, as in pi's Map
-    # One stable sort, newest first, then children are appended already in pi's order.
-    order = sorted(range(len(infos)), key=lambda i: _newest_key(infos[i]))
-    children: list[list[int]] = [[] for _ in infos]
-    roots: list[int] = []
-    for i in order:
-        parent = infos[i].parent_session_path
-        p = index.get(canonical(parent)) if isinstance(parent, str) and parent else None
-        if p is None:
-            roots.append(i)
-        else:
-            children[p].append(i)
-
-    rows: list[ListRow] = []
-    seen = bytearray(len(infos))
-
-    def walk(start: int, last: bool) -> None:
-        # (node, depth, continuation flags of its ancestors, is last child)
-        stack: list[tuple[int, int, tuple[bool, ...], bool]] = [(start, 0, (), last)]
-        while stack:
-            node, depth, continues, is_last = stack.pop()
-            if seen[node]:
-                continue
-            seen[node] = 1
-            prefix = ""
-            if depth:
-                prefix = "".join("│  " if c else "   " for c in continues) + ("└─ " if is_last else "├─ ")
-            rows.append(ListRow(infos[node], prefix))
-            kids = children[node]
-            if kids:
-                flags = (*continues, depth > 0 and not is_last)
-                last_kid = len(kids) - 1
-                stack.extend((kids[n], depth + 1, flags, n == last_kid) for n in range(last_kid, -1, -1))
-
-    for n, root in enumerate(roots):
-        walk(root, n == len(roots) - 1)
-    # Sessions only reachable through a loop of parents: roots of their own.
-    for i in order:
-        if not seen[i]:
-            walk(i, True)
-    return rows
-
-
-def _newest_key(info: SessionInfo) -> float:
-    m = info.modified
-    return math.inf if math.isnan(m) else -m
 
 
 def _foreground(style: Style) -> Style:
@@ -235,26 +146,23 @@ class SessionList(ScrollView, can_focus=False):
     }
     """
 
+    @dataclass(eq=False)
     class Highlighted(Message):
         """Another session is under the cursor (``row`` None: the list is empty)."""
 
-        def __init__(self, row: ListRow | None) -> None:
-            super().__init__()
-            self.row = row
+        row: ListRow | None
 
+    @dataclass(eq=False)
     class Chosen(Message):
         """The user double-clicked a row."""
 
-        def __init__(self, row: ListRow) -> None:
-            super().__init__()
-            self.row = row
+        row: ListRow
 
+    @dataclass(eq=False)
     class SnippetsWanted(Message):
         """Search hits on screen whose snippet is not filled in yet."""
 
-        def __init__(self, hits: list[SearchHit]) -> None:
-            super().__init__()
-            self.hits = hits
+        hits: list[SearchHit]
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -382,7 +290,7 @@ class SessionList(ScrollView, can_focus=False):
         self._lines.clear()
         size = Size(0, max(1, len(self._rows) * self.line_height))
         if size != self.virtual_size:
-            if self._size.height:
+            if self.outer_size.height:
                 # As Textual does when it lays the screen out: a new height to scroll in is only
                 # a new scrollbar, not a new layout of the whole screen (which is what assigning
                 # virtual_size asks for, at every search keystroke). Should the scrollbar appear
@@ -512,8 +420,8 @@ class SessionList(ScrollView, can_focus=False):
         the whole line (losing count and age), the places give way: the cwd first when the
         file is shown (its folder is named after the cwd), then the start of the path."""
         tail = f"{info.message_count} {format_age(last_activity(info), self.now_ms)}"
-        path = shorten_path(safe_line(info.path), self.home) if self.show_path else ""
-        cwd = shorten_path(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
+        path = shorten_home_prefix(safe_line(info.path), self.home) if self.show_path else ""
+        cwd = shorten_home_prefix(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
         right = " ".join(part for part in (path, cwd, tail) if part)
         if cell_len(right) <= budget:
             return right

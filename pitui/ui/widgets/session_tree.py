@@ -13,6 +13,7 @@ Keys are pi's (pi-ui-behaviour.md §2.8), each binding with an id ``tree.<action
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -150,14 +151,13 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     }
     """
 
+    @dataclass(eq=False)
     class Highlighted(Message):
         """The selected entry changed (bursts coalesce: only the latest is handled)."""
 
-        def __init__(self, session_tree: SessionTree, entry_id: Any) -> None:
-            super().__init__()
-            self.session_tree = session_tree
-            self.entry_id = entry_id
-            """The selected entry's id, or None when no row is shown."""
+        session_tree: SessionTree
+        entry_id: Any
+        """The selected entry's id, or None when no row is shown."""
 
         @property
         def control(self) -> SessionTree:
@@ -166,28 +166,26 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, SessionTree.Highlighted) and message.session_tree is self.session_tree
 
+    @dataclass(eq=False)
     class Selected(Message):
         """The user chose an entry (Enter or a double click): the screen decides what that does."""
 
-        def __init__(self, session_tree: SessionTree, entry_id: Any) -> None:
-            super().__init__()
-            self.session_tree = session_tree
-            self.entry_id = entry_id
+        session_tree: SessionTree
+        entry_id: Any
 
         @property
         def control(self) -> SessionTree:
             return self.session_tree
 
+    @dataclass(eq=False)
     class StatusChanged(Message):
         """The status line changed: ``status`` is pi's ``(3/17) [no-tools] [+label time]``."""
 
-        def __init__(self, session_tree: SessionTree, status: str, filter_mode: str, query: str) -> None:
-            super().__init__()
-            self.session_tree = session_tree
-            self.status = status
-            self.filter_mode = filter_mode
-            self.query = query
-            """The search query, safe to show."""
+        session_tree: SessionTree
+        status: str
+        filter_mode: str
+        query: str
+        """The search query, safe to show."""
 
         @property
         def control(self) -> SessionTree:

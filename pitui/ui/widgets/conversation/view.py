@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import json
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rich.console import RenderableType
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -33,103 +30,20 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from pitui.safe_text import safe_line, safe_lines
-from pitui.store.conversation import (
-    AssistantMessage,
-    BashExecution,
-    BranchSummary,
-    CompactionSummary,
-    CustomMessage,
-    ImagePart,
-    Item,
-    OtherMessage,
-    Part,
-    TextPart,
-    ThinkingPart,
-    ToolCallPart,
-    ToolResult,
-    Usage,
-    UserMessage,
-)
+from pitui.store.conversation import AssistantMessage, CompactionSummary, Item, ThinkingPart
 from pitui.ui.keys import OrderedKeys
-from pitui.ui.widgets.preview_pane import format_size, format_tokens
+from pitui.ui.widgets.conversation.blocks import (
+    CACHE_BLOCKS,
+    END,
+    GUTTER,
+    REPLACED,
+    Anchor,
+    Block,
+    part_open,
+)
+from pitui.ui.widgets.conversation.render import Look, estimate_height, render_rows
 
-__all__ = ["ConversationView", "format_usage"]
-
-FOLD_LINES = 5  # lines of a long output or argument list shown while it is folded
-TEXT_LINES = 200  # lines of a message's text shown before it is folded (a huge paste stays fast)
-GUTTER = 2  # the cursor mark and a space
-INDENT = 2  # per level of replaced entries shown under a compaction
-CACHE_BLOCKS = 300  # blocks whose rendered rows are kept
-
-# Fold keys of a block's foldable parts: a part's index in its item, or one of these.
-OUTPUT = -1  # a tool result's or bash execution's output
-REPLACED = -2  # a compaction's replaced entries
-
-
-def format_usage(usage: Usage) -> str:
-    """Tokens and cost as pi shows them: ↑input ↓output Rcache-read Wcache-write, total, $."""
-    return (f"↑{format_tokens(usage.input)} ↓{format_tokens(usage.output)} R{format_tokens(usage.cache_read)} "
-            f"W{format_tokens(usage.cache_write)} · {format_tokens(usage.total_tokens)} tokens · ${usage.cost:.3f}")
-
-
-def _lines(count: int) -> str:
-    return f"{count} line" if count == 1 else f"{count} lines"
-
-
-def _line_count(text: str) -> int:
-    return text.count("\n") + 1 if text else 0
-
-
-def _arguments_text(arguments: Any) -> str:
-    """Tool call arguments, one ``key: value`` line per key (strings as they are, the rest as
-    compact JSON), so an edit's text reads as text rather than as one escaped line."""
-    if isinstance(arguments, dict) and arguments:
-        lines = []
-        for key, value in arguments.items():
-            shown = value if isinstance(value, str) else _compact_json(value)
-            lines.append(f"{key}:\n{shown}" if "\n" in shown else f"{key}: {shown}")
-        return "\n".join(lines)
-    return _compact_json(arguments)
-
-
-def _compact_json(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-# An anchor: a block, a row in it, and the screen row where that row is to be; or the end.
-Anchor = tuple[int, int, int] | str
-END = "end"
-
-_Piece = tuple[RenderableType, int | None, bool]  # what to render, its fold key, whether a header row
-
-
-@dataclass(eq=False, slots=True)
-class _Hotspot:
-    """Rows of a block that belong to a foldable part; a click there opens or closes it."""
-
-    start: int
-    end: int
-    key: int
-    header: bool  # a click on a header row closes an open part too
-
-
-@dataclass(eq=False, slots=True)
-class _Block:
-    item: Item
-    key: tuple[Any, int, int]  # entry id, its n-th message, depth: what its folds are remembered by
-    folds: dict[int, bool]  # fold key -> open; a key not here is at its default
-    depth: int = 0
-    height: int = 1
-    measured: bool = False  # ``height`` is the real height at the view's width, not a guess
-    rows: list[list[Segment]] | None = None  # rendered, while in the cache
-    hotspots: list[_Hotspot] = field(default_factory=list)
-    foldable: tuple[int, ...] = ()  # the keys found foldable when it was last rendered
-    children: list[_Block] | None = None  # a compaction's replaced entries, once known
-    pending: bool = False  # a compaction waiting for its replaced entries
+__all__ = ["ConversationView"]
 
 
 class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=False):
@@ -172,23 +86,10 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
     }
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "conversation--cursor",
-        "conversation--user",
-        "conversation--assistant",
-        "conversation--thinking",
-        "conversation--tool",
-        "conversation--tool-result",
-        "conversation--output",
-        "conversation--error",
-        "conversation--bash",
-        "conversation--fold",
-        "conversation--meta",
-        "conversation--image",
-        "conversation--summary",
-        "conversation--custom",
-        "conversation--guide",
-    }
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"conversation--{name}" for name in (
+        "cursor", "user", "assistant", "thinking", "tool", "tool-result", "output", "error", "bash", "fold", "meta",
+        "image", "summary", "custom", "guide",
+    )}
 
     BINDING_GROUP_TITLE = "Conversation"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -199,33 +100,38 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         Binding("home", "first", "First", id="conversation.first", show=False),
         Binding("end", "last", "Last", id="conversation.last", show=False),
         Binding("enter,space", "toggle", "Expand", id="conversation.toggle"),
-        Binding("t", "toggle_thinking", "Thinking", show=False, id="conversation.toggle_thinking"),
+        Binding("t", "toggle_thinking", "Thinking", show=False, id="conversation.toggle_thinking",
+                tooltip="Show or fold every thinking block"),
     ]
 
     EMPTY = "No messages on this path."
 
+    @dataclass(eq=False)
     class Highlighted(Message):
         """The block cursor moved to another message."""
 
-        def __init__(self, view: ConversationView, entry_id: Any, item: Item) -> None:
-            super().__init__()
-            self.view = view
-            self.entry_id = entry_id
-            self.item = item
+        view: ConversationView
+        entry_id: Any
+        item: Item
 
         @property
         def control(self) -> ConversationView:
             return self.view
 
+    @dataclass(eq=False)
     class ReplacedRequested(Message):
         """A compaction was opened: answer with :meth:`ConversationView.set_replaced`."""
 
-        def __init__(self, view: ConversationView, compaction: CompactionSummary) -> None:
-            super().__init__()
-            self.view = view
-            self.compaction = compaction
-            self.entry_id = compaction.entry_id
-            self.replaced_ids = compaction.replaced_ids
+        view: ConversationView
+        compaction: CompactionSummary
+
+        @property
+        def entry_id(self) -> Any:
+            return self.compaction.entry_id
+
+        @property
+        def replaced_ids(self) -> tuple[Any, ...]:
+            return self.compaction.replaced_ids
 
         @property
         def control(self) -> ConversationView:
@@ -235,7 +141,7 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
                  id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.show_thinking = show_thinking
-        self._blocks: list[_Block] = []
+        self._blocks: list[Block] = []
         self._tops: list[int] = [0]  # the first row of each block, and the total at the end
         self._tops_stale = False
         self._width = 0  # the width blocks were measured at
@@ -243,7 +149,7 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         self._anchor: Anchor | None = None  # where to scroll on the next settle
         self._follow = True  # at the end: stays there when blocks change or come in
         self._settled_y = 0  # the scroll position the last settle left
-        self._rendered: OrderedDict[int, _Block] = OrderedDict()  # blocks holding rows, oldest first
+        self._rendered: OrderedDict[int, Block] = OrderedDict()  # blocks holding rows, oldest first
         self._folds: dict[tuple[Any, int, int], dict[int, bool]] = {}  # folds the user changed, across show()
         self._styles: dict[str, Style] = {}
         self._settling = False
@@ -281,7 +187,7 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         re-renders only what changed; folds are remembered per entry.
         """
         old = [b for b in self._blocks if b.depth == 0]
-        blocks: list[_Block] = []
+        blocks: list[Block] = []
         ordinal: dict[Any, int] = {}
         same = True
         for index, item in enumerate(items):
@@ -336,35 +242,26 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         self._settle(anchor)
         self.refresh()
 
-    def scroll_to_entry(self, entry_id: Any) -> bool:
-        """Put the first message of ``entry_id`` at the top and the cursor on it."""
-        index = self._top_level_index(entry_id)
-        if index is None:
-            return False
-        self._set_cursor(index, notify=False)
-        self._settle((index, 0, 0))
-        return True
-
     # ------------------------------------------------------------------ blocks
 
-    def _new_block(self, item: Item, depth: int, ordinal: dict[Any, int]) -> _Block:
+    def _new_block(self, item: Item, depth: int, ordinal: dict[Any, int]) -> Block:
         number = ordinal.get(item.entry_id, 0)
         ordinal[item.entry_id] = number + 1
         key = (item.entry_id, number, depth)
-        block = _Block(item, key, self._folds.get(key, {}), depth)
+        block = Block(item, key, self._folds.get(key, {}), depth)
         block.height = self._estimate(block, self._width or 80)
         if isinstance(item, CompactionSummary) and block.folds.get(REPLACED):
             block.pending = True  # it was open when last shown: it opens again
             self.post_message(self.ReplacedRequested(self, item))
         return block
 
-    def _descendants(self, block: _Block) -> list[_Block]:
+    def _descendants(self, block: Block) -> list[Block]:
         if block.children is None or not block.folds.get(REPLACED):
             return []
         return self._expanded(block.children)
 
-    def _expanded(self, blocks: list[_Block]) -> list[_Block]:
-        out: list[_Block] = []
+    def _expanded(self, blocks: list[Block]) -> list[Block]:
+        out: list[Block] = []
         for child in blocks:
             out.append(child)
             out.extend(self._descendants(child))
@@ -376,26 +273,24 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
                 return index
         return None
 
-    def _invalidate(self, block: _Block) -> None:
+    def _invalidate(self, block: Block) -> None:
         block.rows = None
         block.measured = False
         block.height = self._estimate(block, self._width or 80)
         self._rendered.pop(id(block), None)
         self._tops_stale = True
 
-    def _is_open(self, block: _Block, key: int) -> bool:
-        if key >= 0 and isinstance(block.item, AssistantMessage) and isinstance(block.item.parts[key], ThinkingPart):
-            return block.folds.get(key, self.show_thinking)
-        return block.folds.get(key, False)
+    def _is_open(self, block: Block, key: int) -> bool:
+        return part_open(block, key, self.show_thinking)
+
+    def _estimate(self, block: Block, width: int) -> int:
+        return estimate_height(block, width, self.show_thinking)
 
     # ------------------------------------------------------------------ layout
 
     def _viewport(self) -> tuple[int, int]:
         region = self.scrollable_content_region
         return region.width, region.height
-
-    def _block_width(self, block: _Block) -> int:
-        return max(1, self._width - GUTTER - INDENT * block.depth)
 
     def _ensure_tops(self) -> list[int]:
         if self._tops_stale:
@@ -524,42 +419,23 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         cursor = index == self._cursor and offset < len(rows) - 1
         return Strip([self._gutters[cursor], *rows[offset]], width)
 
-    def _rows(self, block: _Block) -> list[list[Segment]]:
+    def _rows(self, block: Block) -> list[list[Segment]]:
         if block.rows is None:
             self._render_block(block)  # evicted from the cache: same width, same height
         self._rendered.move_to_end(id(block))
         assert block.rows is not None
         return block.rows
 
-    def _render_block(self, block: _Block) -> None:
+    def _render_block(self, block: Block) -> None:
         """Render ``block`` into rows of segments as wide as the view less the gutter."""
-        base = self.rich_style
-        width = self._block_width(block)
-        console = self.app.console
-        options = console.options.update(width=width, height=None, highlight=False, markup=False)
-        rows: list[list[Segment]] = []
-        hotspots: list[_Hotspot] = []
-        foldable: list[int] = []
-        for renderable, key, header in self._pieces(block, width):
-            start = len(rows)
-            rows.extend(console.render_lines(renderable, options, style=base, pad=True))
-            if key is not None:
-                hotspots.append(_Hotspot(start, len(rows), key, header))
-                if key not in foldable:
-                    foldable.append(key)
-        if block.depth:
-            guide = Segment("│ " * block.depth, base + self._style("conversation--guide"))
-            rows = [[guide, *row] for row in rows]
-        rows.append([Segment(" " * max(0, self._width - GUTTER), base)])  # the space between messages
-        block.rows = rows
-        block.hotspots = hotspots
-        block.foldable = tuple(foldable)
-        block.height = len(rows)
-        block.measured = True
+        render_rows(self._look(), block, self._width, self.app.console, self.rich_style)
         self._rendered[id(block)] = block
         while len(self._rendered) > CACHE_BLOCKS:
             _, old = self._rendered.popitem(last=False)
             old.rows = None  # its height stays known
+
+    def _look(self) -> Look:
+        return Look(self._style, self.app.current_theme.dark, self.show_thinking)
 
     def _style(self, name: str) -> Style:
         style = self._styles.get(name)
@@ -573,227 +449,6 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         for block in self._blocks:
             block.rows = None  # colours changed; heights did not
         self._rendered.clear()
-
-    # ------------------------------------------------------------------ what a block shows
-
-    def _pieces(self, block: _Block, width: int) -> Iterable[_Piece]:
-        item = block.item
-        style = self._style
-        retained = " · kept by the compaction" if item.retained else ""
-        if isinstance(item, UserMessage):
-            yield self._title("User", "conversation--user", retained)
-            yield from self._content(block, item.parts, width, fold=False)
-        elif isinstance(item, AssistantMessage):
-            yield self._title("Assistant", "conversation--assistant", retained)
-            yield from self._assistant(block, item, width)
-        elif isinstance(item, ToolResult):
-            yield from self._tool_result(block, item, width, retained)
-        elif isinstance(item, BashExecution):
-            yield from self._bash(block, item, width, retained)
-        elif isinstance(item, CustomMessage):
-            hidden = "" if item.display else " · not shown by pi"
-            yield self._title(f"◆ {safe_line(item.custom_type) or 'custom'}", "conversation--custom", hidden + retained)
-            yield from self._content(block, item.parts, width, fold=True)
-        elif isinstance(item, BranchSummary):
-            yield self._title("⎇ Branch summary", "conversation--summary", retained)
-            yield self._markdown(safe_lines(item.summary)), None, False
-            if item.usage is not None:
-                yield Text(format_usage(item.usage), style("conversation--meta")), None, False
-        elif isinstance(item, CompactionSummary):
-            yield from self._compaction(block, item, retained)
-        elif isinstance(item, OtherMessage):
-            yield self._title(safe_line(item.role), "conversation--custom", retained)
-            yield from self._content(block, item.parts, width, fold=True)
-
-    def _title(self, title: str, style: str, note: str = "") -> _Piece:
-        text = Text(title, self._style(style))
-        if note:
-            text.append(note, self._style("conversation--meta"))
-        return text, None, False
-
-    def _assistant(self, block: _Block, item: AssistantMessage, width: int) -> Iterable[_Piece]:
-        style = self._style
-        for index, part in enumerate(item.parts):
-            if isinstance(part, ThinkingPart):
-                lines = _line_count(part.text)
-                if part.redacted or not part.text:
-                    yield Text("Thinking (redacted)", style("conversation--thinking")), None, False
-                elif self._is_open(block, index):
-                    yield Text(f"▾ Thinking · {_lines(lines)}", style("conversation--thinking")), index, True
-                    yield Text(safe_lines(part.text), style("conversation--thinking")), index, False
-                else:
-                    yield Text(f"▸ Thinking · {_lines(lines)}", style("conversation--thinking")), index, True
-            elif isinstance(part, TextPart):
-                yield from self._folded(safe_lines(part.text), "conversation--output", index,
-                                        self._is_open(block, index), limit=TEXT_LINES, markdown=True)
-            elif isinstance(part, ToolCallPart):
-                yield from self._tool_call(block, index, part, width)
-            elif isinstance(part, ImagePart):
-                yield self._image(part)
-        if item.stop_reason in ("error", "aborted"):
-            message = item.error_message or ("aborted" if item.stop_reason == "aborted" else "error")
-            yield Text(f"✗ {safe_lines(message)}", style("conversation--error")), None, False
-        elif item.stop_reason == "length":
-            yield Text("stopped at the output token limit", style("conversation--meta")), None, False
-        meta = " ".join(filter(None, (safe_line(item.model), f"({safe_line(item.provider)})" if item.provider else "")))
-        if item.usage is not None:
-            meta = f"{meta} · {format_usage(item.usage)}" if meta else format_usage(item.usage)
-        if meta:
-            yield Text(meta, style("conversation--meta")), None, False
-
-    def _tool_call(self, block: _Block, index: int, part: ToolCallPart, width: int) -> Iterable[_Piece]:
-        tool = self._style("conversation--tool")
-        name = safe_line(part.name) or "tool"
-        compact = safe_line(_compact_json(part.arguments))
-        if len(name) + 3 + len(compact) <= width and "\\n" not in compact:
-            text = Text(f"⚙ {name} ", tool)
-            text.append(compact, self._style("conversation--meta"))
-            yield text, None, False
-            return
-        shown = safe_lines(_arguments_text(part.arguments))
-        yield Text(f"⚙ {name}", tool), index if _line_count(shown) > FOLD_LINES else None, True
-        yield from self._folded(shown, "conversation--meta", index, self._is_open(block, index))
-
-    def _tool_result(self, block: _Block, item: ToolResult, width: int, retained: str) -> Iterable[_Piece]:
-        output = safe_lines(item.output.rstrip("\n"))
-        lines = _line_count(output)
-        key = OUTPUT if lines > FOLD_LINES else None
-        name = safe_line(item.tool_name) or "tool"
-        if item.is_error:
-            title = Text(f"✗ {name} failed", self._style("conversation--error"))
-        else:
-            title = Text(f"↳ {name}", self._style("conversation--tool-result"))
-        if lines:
-            title.append(f" · {_lines(lines)}", self._style("conversation--meta"))
-        if retained:
-            title.append(retained, self._style("conversation--meta"))
-        yield title, key, True
-        if output:
-            yield from self._folded(output, "conversation--error" if item.is_error else "conversation--output",
-                                    OUTPUT, self._is_open(block, OUTPUT))
-        for part in item.parts:
-            if isinstance(part, ImagePart):
-                yield self._image(part)
-        if item.usage is not None:
-            yield Text(format_usage(item.usage), self._style("conversation--meta")), None, False
-
-    def _bash(self, block: _Block, item: BashExecution, width: int, retained: str) -> Iterable[_Piece]:
-        output = safe_lines(item.output.rstrip("\n"))
-        key = OUTPUT if _line_count(output) > FOLD_LINES else None
-        title = Text(f"$ {safe_lines(item.command)}", self._style("conversation--bash"))
-        yield title, key, True
-        if output:
-            yield from self._folded(output, "conversation--output", OUTPUT, self._is_open(block, OUTPUT))
-        meta = Text()
-        if item.exit_code is not None:
-            meta.append(f"exit {item.exit_code}",
-                        self._style("conversation--error" if item.exit_code else "conversation--meta"))
-        notes = [note for flag, note in ((item.cancelled, "cancelled"), (item.truncated, "output truncated"),
-                                         (item.excluded, "not sent to the model")) if flag]
-        if item.full_output_path:
-            notes.append(f"full output: {safe_line(item.full_output_path)}")
-        for note in notes:
-            meta.append(" · " if meta else "", self._style("conversation--meta"))
-            meta.append(note, self._style("conversation--error" if note == "cancelled" else "conversation--meta"))
-        if retained:
-            meta.append(retained if meta else retained[3:], self._style("conversation--meta"))
-        if meta:
-            yield meta, None, False
-
-    def _compaction(self, block: _Block, item: CompactionSummary, retained: str) -> Iterable[_Piece]:
-        count = item.replaced_count
-        title = f"⊟ Compacted {count} entr{'y' if count == 1 else 'ies'}"
-        note = f" · {item.tokens_before:,} tokens before" if item.tokens_before is not None else ""
-        yield self._title(title, "conversation--summary", note + retained)
-        yield self._markdown(safe_lines(item.summary)), None, False
-        if item.usage is not None:
-            yield Text(format_usage(item.usage), self._style("conversation--meta")), None, False
-        if count:
-            fold = self._style("conversation--fold")
-            if not self._is_open(block, REPLACED):
-                yield Text(f"▸ show the {count} replaced entries", fold), REPLACED, True
-            elif block.pending:
-                yield Text("▾ replaced entries: loading…", fold), REPLACED, True
-            elif block.children is not None and not block.children:
-                yield Text("▾ replaced entries: none to show", fold), REPLACED, True
-            else:
-                yield Text(f"▾ the {count} replaced entries", fold), REPLACED, True
-
-    def _content(self, block: _Block, parts: Sequence[Part], width: int, *, fold: bool) -> Iterable[_Piece]:
-        """Text and images of a user, custom or unknown message (long text folded if ``fold``)."""
-        for index, part in enumerate(parts):
-            if isinstance(part, TextPart):
-                text = safe_lines(part.text)
-                yield from self._folded(text, "conversation--output", index, self._is_open(block, index),
-                                        limit=FOLD_LINES if fold else TEXT_LINES)
-            elif isinstance(part, ImagePart):
-                yield self._image(part)
-            elif isinstance(part, ThinkingPart):
-                yield Text(safe_lines(part.text), self._style("conversation--thinking")), None, False
-            elif isinstance(part, ToolCallPart):
-                yield from self._tool_call(block, index, part, width)
-
-    def _folded(self, text: str, style: str, key: int | None, is_open: bool, *, limit: int = FOLD_LINES,
-                markdown: bool = False) -> Iterable[_Piece]:
-        """``text`` whole, or its first ``limit`` lines and how many more there are. Folded to a
-        few lines, long lines are cut rather than wrapped, so the fold stays that short."""
-        lines = _line_count(text)
-        if is_open or lines <= limit:
-            whole = self._markdown(text) if markdown else Text(text, self._style(style))
-            yield whole, key if lines > limit else None, False
-            return
-        head = "\n".join(text.split("\n", limit)[:limit])
-        if markdown:
-            yield self._markdown(head), key, False
-        else:
-            yield Text(head, self._style(style), no_wrap=limit == FOLD_LINES, overflow="ellipsis"), key, False
-        more = lines - limit
-        yield Text(f"… {more} more {'line' if more == 1 else 'lines'}", self._style("conversation--fold")), key, False
-
-    def _image(self, part: ImagePart) -> _Piece:
-        mime = safe_line(part.mime_type) or "unknown type"
-        return Text(f"[image: {mime}, {format_size(part.size)}]", self._style("conversation--image")), None, False
-
-    def _markdown(self, text: str) -> RenderableType:
-        """Markdown of text already made safe; links are shown as text, never as hyperlinks."""
-        theme = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
-        return Markdown(text, code_theme=theme, hyperlinks=False)
-
-    def _estimate(self, block: _Block, width: int) -> int:
-        """A cheap guess of a block's height: its lines, wrapped at ``width``, as it is folded."""
-        width = max(1, width - GUTTER - INDENT * block.depth)
-
-        def rows(text: str) -> int:
-            return _line_count(text) + len(text) // width if text else 0
-
-        def folded(text: str, key: int, limit: int = FOLD_LINES) -> int:
-            if _line_count(text) > limit and not self._is_open(block, key):
-                return limit + 1
-            return rows(text)
-
-        item = block.item
-        height = 2  # a title and the space after
-        if isinstance(item, AssistantMessage):
-            for index, part in enumerate(item.parts):
-                if isinstance(part, ThinkingPart):
-                    height += 1 + (rows(part.text) if self._is_open(block, index) else 0)
-                elif isinstance(part, TextPart):
-                    height += folded(part.text, index, TEXT_LINES) + 1
-                elif isinstance(part, ToolCallPart):
-                    arguments = part.arguments
-                    height += 1 + min(FOLD_LINES + 1, len(arguments) if isinstance(arguments, dict) else 1)
-                else:
-                    height += 1
-            height += 1  # the meta line
-        elif isinstance(item, ToolResult | BashExecution):
-            height += folded(item.output, OUTPUT) + 1
-        elif isinstance(item, BranchSummary | CompactionSummary):
-            height += rows(item.summary) + 2
-        else:
-            limit = TEXT_LINES if isinstance(item, UserMessage) else FOLD_LINES
-            for index, part in enumerate(getattr(item, "parts", ())):
-                height += folded(part.text, index, limit) if isinstance(part, TextPart) else 1
-        return height
 
     # ------------------------------------------------------------------ cursor and keys
 
@@ -862,21 +517,14 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         return index
 
     def action_cursor_down(self) -> None:
-        if not self._blocks:
-            return
-        if not self._cursor_in_view():
-            self._set_cursor(self._first_in_view())
-            self._reveal(self._cursor)
-            return
-        y, height, tops = self._visible()
-        bottom = tops[self._cursor + 1] - 1
-        if bottom > y + height:  # the rest of a long message first
-            self._scroll_by(min(max(1, height // 2), bottom - (y + height)))
-        elif self._cursor + 1 < len(self._blocks):
-            self._set_cursor(self._cursor + 1)
-            self._reveal(self._cursor)
+        self._step(1)
 
     def action_cursor_up(self) -> None:
+        self._step(-1)
+
+    def _step(self, direction: int) -> None:
+        """To the next (1) or previous (-1) message, scrolling through the rest of a message
+        taller than the screen first."""
         if not self._blocks:
             return
         if not self._cursor_in_view():
@@ -884,12 +532,14 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
             self._reveal(self._cursor)
             return
         y, height, tops = self._visible()
-        top = tops[self._cursor]
-        if top < y:
-            self._scroll_by(-min(max(1, height // 2), y - top))
-        elif self._cursor > 0:
-            self._set_cursor(self._cursor - 1)
-            self._reveal(self._cursor, from_below=True)
+        step = max(1, height // 2)
+        # Rows of the current message beyond the screen's edge in that direction.
+        hidden = tops[self._cursor + 1] - 1 - (y + height) if direction > 0 else y - tops[self._cursor]
+        if hidden > 0:
+            self._scroll_by(direction * min(step, hidden))
+        elif 0 <= self._cursor + direction < len(self._blocks):
+            self._set_cursor(self._cursor + direction)
+            self._reveal(self._cursor, from_below=direction < 0)
 
     def action_page_down(self) -> None:
         self._page(1)
