@@ -1,4 +1,8 @@
-"""Small builders for hand-made session files in tests."""
+"""Builders of pi session entries in pi's key order, for hand-made session files in tests.
+
+Ids are given by the caller; times are fixed: entry ``n`` is stamped ``n`` seconds after
+2025-01-01T00:00:00Z (:func:`ts`), its message's ``timestamp`` the same instant in milliseconds.
+"""
 
 from __future__ import annotations
 
@@ -60,3 +64,25 @@ def linear(path: Path, count: int = 4) -> Path:
         objects.append(msg(eid, parent, "user" if i % 2 == 0 else "assistant", f"text {i}", n=i))
         parent = eid
     return write(path, *objects)
+
+
+def call(id: str, name: str, **args: Any) -> dict[str, Any]:
+    """A tool call block of an assistant message."""
+    return {"type": "toolCall", "id": id, "name": name, "arguments": args}
+
+
+def assistant(id: str, parent: str, n: int, *blocks: dict[str, Any], text: str = "",
+              stop: str = "toolUse", **extra: Any) -> dict[str, Any]:
+    """An assistant message entry: ``text`` (if any), then ``blocks`` (tool calls)."""
+    content = ([{"type": "text", "text": text}] if text else []) + list(blocks)
+    e = msg(id, parent, "assistant", n=n, **extra)
+    e["message"]["content"] = content
+    e["message"]["stopReason"] = stop
+    return e
+
+
+def result(id: str, parent: str, n: int, call_id: str, tool: str, text: str, error: bool = False) -> dict[str, Any]:
+    """The tool result entry answering the call ``call_id``."""
+    e = msg(id, parent, "toolResult", text, n=n)
+    e["message"].update({"toolCallId": call_id, "toolName": tool, "isError": error})
+    return e

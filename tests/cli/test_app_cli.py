@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from sessionkit import linear
 
+from devkit.builder import linear
 from pitui.cli import main as cli
 from pitui.config import Config, load_config
 from pitui.ui.app import AppResult, PituiApp, styles_dir

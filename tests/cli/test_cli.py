@@ -10,8 +10,8 @@ from pathlib import Path
 
 import orjson
 import pytest
-from sessionkit import entry, header, linear, msg, write
 
+from devkit.builder import entry, header, linear, msg, write
 from pitui.store.reader import Session
 
 
@@ -146,7 +146,7 @@ def test_demo_works_on_a_fresh_copy(tmp_path: Path):
     sessions = json.loads(listing.stdout)
     assert len(sessions) >= 3
     assert all("/pitui-demo-" in s["path"] for s in sessions)
-    packaged = Path(__file__).resolve().parents[1] / "pitui" / "demo"
+    packaged = Path(__file__).resolve().parents[2] / "pitui" / "demo"
     assert not any(str(packaged) in s["path"] for s in sessions)
 
 

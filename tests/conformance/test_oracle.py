@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from conftest import Oracle
+    from devkit.oracle import Oracle
 
 HEADER_V3 = '{"type":"session","version":3,"id":"s-v3","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}\n'
 USER = (

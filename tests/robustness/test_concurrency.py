@@ -17,9 +17,9 @@ from typing import Any
 
 import orjson
 import pytest
-from conftest import trash_dir
-from sessionkit import header, linear, lines, msg
+from helpers.trash import trash_dir
 
+from devkit.builder import header, linear, lines, msg
 from pitui.store.catalog.catalog import Catalog
 from pitui.store.reader import Session
 from pitui.store.write.trash import move_to_trash

@@ -24,9 +24,9 @@ from typing import Any
 
 import orjson
 import pytest
-from conftest import trash_dir
-from sessionkit import header, linear, lines, msg, ts, write
+from helpers.trash import trash_dir
 
+from devkit.builder import header, linear, lines, msg, ts, write
 from pitui.cli import main as cli
 from pitui.store import reader as session
 from pitui.store import stats as preview

@@ -30,7 +30,8 @@ from typing import Any
 
 import orjson
 import pytest
-from sessionkit import entry, header, lines, msg, ts
+
+from devkit.builder import entry, header, lines, msg, ts
 
 hypothesis = pytest.importorskip("hypothesis", reason="the property tests need hypothesis (pip install -e .[test])")
 from hypothesis import example, given, settings  # noqa: E402
@@ -559,7 +560,7 @@ def test_pi_reads_the_writes_as_the_reference_model_predicts(oracle: Any, scenar
 def test_pi_reads_mangled_files_as_pitui_does(oracle: Any, batch: list[bytes]) -> None:
     """Whatever pi makes of a mangled file (and it reads every file it does not refuse), pitui
     makes the same: header, entries, leaf, path, tree, labels, name and context."""
-    from test_conformance import NOT_A_SESSION, compare
+    from helpers.conformance import NOT_A_SESSION, compare
 
     with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
         paths = []
@@ -684,7 +685,7 @@ def test_an_action_on_a_mangled_file_works_or_changes_nothing(data: bytes, actio
                       min_size=8, max_size=8))
 @example(batch=[(OPAQUE_LEAF, action, 0) for action in ACTIONS if action != "clone"])
 def test_pi_reads_actions_on_mangled_files_as_pitui_does(oracle: Any, batch: list[tuple[bytes, str, int]]) -> None:
-    from test_conformance import compare
+    from helpers.conformance import compare
 
     with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
         results = []

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sessionkit import entry, header, msg, write
-from test_editing import assistant, call, result
-from test_picker import make_app as picker_app
-from test_session_screen import SIZE, make_app, opened, until
+from helpers.apps import SIZE, opened, picker_app, view_app
+from helpers.pilot import until
 from textual.pilot import Pilot
 
+from devkit.builder import assistant, call, entry, header, msg, result, write
 from pitui.store.paths import default_session_dir
 from pitui.ui.screens.dialogs import BranchDialog, LabelDialog, SummaryEditor
 from pitui.ui.widgets.preview_pane import PreviewPane
@@ -90,7 +89,7 @@ async def test_the_picker_and_its_preview(tmp_path: Path, agent: Path) -> None:
 
 async def test_the_session_view_its_dialogs_status_and_notes(tmp_path: Path, agent: Path) -> None:
     path = session_file(agent)
-    async with make_app(path, tmp_path).run_test(size=SIZE) as pilot:
+    async with view_app(path, tmp_path).run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await shows_text(pilot)  # header, tree, conversation
         for entry_id in ("a1", "r1", "x1", "m1", "b1"):

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_picker import KIT_NOW, demo_app, family, kit_folder, make_app, settle, type_text
+from helpers.apps import demo_app, picker_app
+from helpers.pilot import settle, type_text
+from helpers.sessions import KIT_NOW, family, kit_folder
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -54,7 +56,7 @@ def test_all_projects(snap_compare, tmp_path):
 def test_threaded_with_forks(snap_compare, tmp_path: Path):
     agent, folder = kit_folder(tmp_path)
     family(folder)
-    app = make_app(agent, "/home/me/proj", tmp_path, now=KIT_NOW)
+    app = picker_app(agent, "/home/me/proj", tmp_path, now=KIT_NOW)
     assert snap_compare(app, terminal_size=SIZE, run_before=keys())
 
 
@@ -73,7 +75,7 @@ def test_rename_input(snap_compare, tmp_path):
 def test_empty_folder(snap_compare, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))  # the folder it names is ~/agent/...: the same every run
     agent, _ = kit_folder(tmp_path)
-    app = make_app(agent, "/home/me/proj", tmp_path, now=KIT_NOW)
+    app = picker_app(agent, "/home/me/proj", tmp_path, now=KIT_NOW)
     assert snap_compare(app, terminal_size=SIZE, run_before=keys())
 
 

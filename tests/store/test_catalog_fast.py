@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from sessionkit import header, msg, write
 
+from devkit.builder import header, msg, write
 from pitui.store.catalog.catalog import Catalog
 from pitui.store.paths import default_session_dir, sessions_root
 

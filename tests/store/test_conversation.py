@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from sessionkit import entry, header, msg, write
 
+from devkit.builder import entry, header, msg, write
 from pitui.store.conversation import (
     AssistantMessage,
     BashExecution,
@@ -41,9 +41,9 @@ from pitui.store.jsonl import MISSING, js_truthy
 from pitui.store.reader import NotASessionError, Opaque, Session
 
 if TYPE_CHECKING:
-    from conftest import Oracle
+    from devkit.oracle import Oracle
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
 DEMO = REPO / "pitui" / "demo" / "sessions"
 

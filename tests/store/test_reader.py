@@ -6,8 +6,8 @@ import math
 from pathlib import Path
 
 import pytest
-from sessionkit import entry, header, lines, msg, ts, write
 
+from devkit.builder import entry, header, lines, msg, ts, write
 from pitui.store.jsonl import MISSING, BadLine, parse_line, split_lines
 from pitui.store.reader import NotASessionError, Session
 

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sessionkit as kit
 
 import pitui.demo
+from devkit import builder as kit
 from pitui.store.js import iso_ms
 from pitui.store.reader import Session
 from pitui.store.stats import (
@@ -30,7 +30,7 @@ from pitui.store.stats import (
     session_preview,
 )
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DEMO = sorted(Path(pitui.demo.__file__).resolve().parent.glob("sessions/*/*.jsonl"))
 NOT_SESSIONS = {"empty.jsonl", "foreign.jsonl", "header-id-not-string.jsonl", "v4-harness.jsonl"}
 READABLE = DEMO + sorted(p for p in FIXTURES.glob("*.jsonl") if p.name not in NOT_SESSIONS)

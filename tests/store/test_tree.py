@@ -18,11 +18,11 @@ from pitui.store.reader import Session
 from pitui.store.tree.model import FILTERS, TreeModel
 
 if TYPE_CHECKING:
-    from conftest import Oracle
+    from devkit.oracle import Oracle
 
 HOME = "/home/me"
 BASE = datetime(2025, 1, 1, 10, 0, tzinfo=UTC)
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DEMO_SESSIONS = sorted((REPO / "pitui" / "demo" / "sessions").glob("*/*.jsonl"))
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -833,7 +833,7 @@ def test_random_sessions_and_keys_match_pi(oracle: Oracle, tmp_path: Path) -> No
     with a random run of folds, jumps, moves and searches."""
     import random
 
-    from corpus import generate_session
+    from devkit.corpus import generate_session
 
     fold, unfold, up, down = "\x1b[1;5D", "\x1b[1;5C", "\x1b[A", "\x1b[B"
     rng = random.Random(7)
@@ -884,7 +884,7 @@ def test_golden_session_matches_pi(oracle: Oracle, tmp_path: Path) -> None:
 def test_duplicated_ids_that_tie_the_tree_into_a_loop_still_lay_out(tmp_path: Path) -> None:
     """pi's getTree never returns on this file (A's second copy is a root, the first hangs under C,
     and C under B under A): the loop is cut where it closes, and every entry is shown once."""
-    from sessionkit import header, msg, write
+    from devkit.builder import header, msg, write
 
     path = write(tmp_path / "loop.jsonl", header(),
                  msg("A", "C", n=1), msg("A", None, n=2), msg("B", "A", "assistant", n=3), msg("C", "B", n=4))

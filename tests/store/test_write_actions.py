@@ -8,9 +8,9 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import trash_dir
-from sessionkit import entry, header, linear, lines, msg, ts, write
+from helpers.trash import trash_dir
 
+from devkit.builder import entry, header, linear, lines, msg, ts, write
 from pitui.store.reader import Session
 from pitui.store.write import actions
 from pitui.store.write.manager import EntryNotFoundError, SessionManager

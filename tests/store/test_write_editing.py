@@ -8,47 +8,13 @@ from typing import Any
 
 import orjson
 import pytest
-from sessionkit import entry, header, msg, write
+from helpers.sessions import worked_session
 
+from devkit.builder import entry, msg
 from pitui.store.digest import abandoned_entries, branch_digest, branch_transcript, file_lists
 from pitui.store.reader import FileChangedError, Session
 from pitui.store.write.actions import BRANCH_CUSTOM_TYPE, ActionError
 from pitui.store.write.editing import SessionEditor
-
-
-def call(id: str, name: str, **args: Any) -> dict[str, Any]:
-    return {"type": "toolCall", "id": id, "name": name, "arguments": args}
-
-
-def assistant(id: str, parent: str, n: int, *blocks: dict[str, Any], text: str = "",
-              stop: str = "toolUse", **extra: Any) -> dict[str, Any]:
-    content = ([{"type": "text", "text": text}] if text else []) + list(blocks)
-    e = msg(id, parent, "assistant", n=n, **extra)
-    e["message"]["content"] = content
-    e["message"]["stopReason"] = stop
-    return e
-
-
-def result(id: str, parent: str, n: int, call_id: str, tool: str, text: str, error: bool = False) -> dict[str, Any]:
-    e = msg(id, parent, "toolResult", text, n=n)
-    e["message"].update({"toolCallId": call_id, "toolName": tool, "isError": error})
-    return e
-
-
-def worked_session(path: Path) -> Path:
-    """u1 → a1 (reads, edits, runs a failing command) → r1 → a2 → u2 → a3 (writes) → r2 → a4 (leaf)."""
-    return write(
-        path, header(),
-        msg("u1", None, "user", "Fix the flaky test in tests/test_io.py", n=1),
-        assistant("a1", "u1", 2, call("c1", "read", path="src/io.py"), call("c2", "edit", path="src/io.py"),
-                  call("c3", "bash", command="pytest -q tests/test_io.py")),
-        result("r1", "a1", 3, "c3", "bash", "1 failed\nAssertionError: timeout", error=True),
-        assistant("a2", "r1", 4, text="The retry loop was off by one.", stop="stop"),
-        msg("u2", "a2", "user", "Now add a changelog entry", n=5),
-        assistant("a3", "u2", 6, call("c4", "write", path="CHANGELOG.md"), call("c5", "read", path="README.md")),
-        result("r2", "a3", 7, "c4", "write", "ok"),
-        assistant("a4", "r2", 8, text="Done.", stop="stop"),
-    )
 
 
 def pi_append(path: Path, *objects: Any) -> None:

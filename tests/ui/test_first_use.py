@@ -8,23 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_editing import worked_session
-from test_picker import (
-    CWD,
-    KIT_NOW,
-    demo_app,
-    family,
-    kit_folder,
-    listing,
-    make_app,
-    row_lines,
-    screen_lines,
-    screen_text,
-    session,
-    settle,
-)
-from test_session_screen import make_app as view_app
-from test_session_screen import opened, static_text, until
+from helpers.apps import demo_app, listing, opened, picker_app, row_lines, static_text, view_app
+from helpers.pilot import screen_lines, screen_text, settle, until
+from helpers.sessions import CWD, KIT_NOW, family, kit_folder, session, worked_session
 
 from pitui.config import Config
 from pitui.store.query import match_spans, parse_search_query
@@ -57,7 +43,7 @@ async def test_a_fork_made_now_is_now_and_its_preview_says_so(tmp_path: Path) ->
     paths = family(folder)
     clone = SessionEditor(Session.load(str(paths["lone"]))).clone()  # entries copied, timestamps kept
     now = os.stat(clone).st_mtime * 1000  # made now; its messages hours older
-    app = make_app(agent, CWD, tmp_path, now=now + 30_000)
+    app = picker_app(agent, CWD, tmp_path, now=now + 30_000)
     async with app.run_test(size=(140, 36)) as pilot:
         await settle(pilot)
         rows = {row.path: line for row, line in zip(listing(app).rows, row_lines(app), strict=False)}
@@ -93,7 +79,7 @@ def test_an_agent_folder_that_is_a_sessions_folder_is_named(tmp_path: Path) -> N
 async def test_the_picker_names_the_folder_it_searched(tmp_path: Path) -> None:
     agent, folder = kit_folder(tmp_path)
     family(folder)
-    app = make_app(agent / "sessions", CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent / "sessions", CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(200, 20)) as pilot:
         await settle(pilot)
         text = " ".join(line.strip() for line in row_lines(app))
@@ -107,7 +93,7 @@ async def test_resume_without_pi_stays_and_copies_cd_and_command(tmp_path: Path)
     project = tmp_path / "project"
     project.mkdir()
     path = session(folder, "here", "Work in a real folder", n=90, cwd=str(project))
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW,
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW,
                    config=Config(resume_command=("no-such-pi", "--session", "{path}")))
     async with app.run_test(size=(120, 24)) as pilot:
         await settle(pilot)

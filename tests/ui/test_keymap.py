@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_picker import demo_app, header_lines, settle
+from helpers.apps import demo_app, header_lines
+from helpers.pilot import settle
 
 from pitui.config import Config
 from pitui.ui.keys import check_keymap, is_key

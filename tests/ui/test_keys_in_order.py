@@ -9,10 +9,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from test_editing import worked_session
-from test_picker import CWD, KIT_NOW, family, kit_folder, listing, make_app, selected_title, session, settle
-from test_session_screen import make_app as view_app
-from test_session_screen import opened, until
+from helpers.apps import listing, opened, picker_app, selected_title, view_app
+from helpers.pilot import settle, until
+from helpers.sessions import CWD, KIT_NOW, family, kit_folder, session, worked_session
 from textual import events
 from textual.pilot import Pilot
 
@@ -47,7 +46,7 @@ def family_picker(tmp_path: Path) -> tuple[Any, dict[str, Path]]:
     """The picker over a root session, its forks and an unrelated one, and their files."""
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
-    return make_app(agent, CWD, tmp_path, now=KIT_NOW), paths
+    return picker_app(agent, CWD, tmp_path, now=KIT_NOW), paths
 
 
 async def test_down_enter_in_one_read_opens_the_second_row(tmp_path: Path) -> None:
@@ -112,11 +111,11 @@ async def test_a_new_session_is_on_the_top_row_with_the_cursor(tmp_path: Path) -
     row first), the new session is row 1 and the cursor is on it."""
     agent, folder = kit_folder(tmp_path)
     family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 24)) as pilot:  # fills the cache
         await settle(pilot)
     newest = session(folder, "newest", "Just finished in pi", n=90)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         assert listing(app).rows[0].path == str(newest)

@@ -10,142 +10,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import trash_dir
-from sessionkit import entry, header, lines, msg, write
-from textual.pilot import Pilot
+from helpers.apps import (
+    demo_app,
+    header_lines,
+    listing,
+    picker,
+    picker_app,
+    row_lines,
+    selected_title,
+    titles,
+)
+from helpers.pilot import screen_lines, screen_text, settle, type_text, until
+from helpers.sessions import CWD, KIT_NOW, family, kit_folder, session
+from helpers.trash import trash_dir
 from textual.widgets import Input
 
+from devkit.builder import header, lines, msg
 from pitui.config import Config
 from pitui.store.catalog.catalog import Catalog
-from pitui.store.demo import install_demo
-from pitui.store.paths import default_session_dir
-from pitui.ui.app import PituiApp
 from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.screens.help import key_rows
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.widgets.session_list import SessionList
 
-DEMO_NOW = 1774008000000.0  # 2026-03-20T12:00:00Z, a little after the newest demo session
-KIT_NOW = 1735689600000.0 + 3 * 3600 * 1000  # three hours after sessionkit's messages
-CWD = "/home/me/proj"
-
-
-# -- building apps ---------------------------------------------------------------------------------
-
-
-def make_app(agent_dir: str | Path, cwd: str, tmp_path: Path, *, now: float = DEMO_NOW, watch: bool = False,
-             **kwargs: Any) -> PituiApp:
-    catalog = Catalog(str(agent_dir), cache_dir=str(tmp_path / "cache"))
-    return PituiApp(cwd=cwd, agent_dir=str(agent_dir), now=lambda: now, watch=watch, catalog=catalog, **kwargs)
-
-
-def demo_app(tmp_path: Path, **kwargs: Any) -> PituiApp:
-    demo = install_demo(str(tmp_path))
-    return make_app(demo.agent_dir, demo.cwd, tmp_path, **kwargs)
-
-
-def session(folder: Path, name: str, text: str, *, n: int = 0, title: str | None = None, parent: Path | None = None,
-            cwd: str = CWD, messages: int = 1) -> Path:
-    """A session file: ``messages`` user messages starting with ``text``, an optional name."""
-    folder.mkdir(parents=True, exist_ok=True)
-    extra = {"parentSession": str(parent)} if parent else {}
-    objects: list[Any] = [header(cwd=cwd, id=f"{name}-0000-4000-8000-000000000000", **extra)]
-    previous = None
-    for i in range(messages):
-        eid = f"{name[:4]}{i:04d}"
-        objects.append(msg(eid, previous, "user", text if i == 0 else f"{text} ({i})", n=n + i))
-        previous = eid
-    if title is not None:
-        objects.append(entry("session_info", f"{name[:4]}name", previous, n=n, name=title))
-    return write(folder / f"{name}.jsonl", *objects)
-
-
-def kit_folder(tmp_path: Path) -> tuple[Path, Path]:
-    """An agent folder and this project's session folder in it."""
-    agent = tmp_path / "agent"
-    folder = Path(default_session_dir(CWD, str(agent)))
-    folder.mkdir(parents=True)
-    return agent, folder
-
-
-def family(folder: Path) -> dict[str, Path]:
-    """A root with two forks, one of them forked again, and an unrelated session."""
-    root = session(folder, "root", "Plan the parser", n=60, messages=3)
-    a = session(folder, "fork-a", "Try a table-driven parser", n=40, parent=root)
-    b = session(folder, "fork-b", "Try a recursive descent parser", n=30, parent=root, title="Recursive descent")
-    a1 = session(folder, "fork-a1", "Table parser, second attempt", n=50, parent=a)
-    lone = session(folder, "lone", "Unrelated: fix the CI cache", n=20)
-    return {"root": root, "a": a, "b": b, "a1": a1, "lone": lone}
-
-
-# -- looking at the screen -------------------------------------------------------------------------
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Let every worker (but the file watcher) finish and the screen catch up."""
-    app = pilot.app
-    for _ in range(50):
-        await pilot.pause()
-        busy = [w for w in app.workers if w.group != "picker-watch" and not w.is_finished]
-        if not busy:
-            await pilot.pause()
-            if not [w for w in app.workers if w.group != "picker-watch" and not w.is_finished]:
-                return
-            continue
-        await app.workers.wait_for_complete(busy)
-
-
-def screen_lines(app: PituiApp) -> list[str]:
-    return [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
-
-
-def screen_text(app: PituiApp) -> str:
-    return "\n".join(screen_lines(app))
-
-
-def picker(app: PituiApp) -> PickerScreen:
-    screen = app.screen_stack[1]
-    assert isinstance(screen, PickerScreen)
-    return screen
-
-
-def listing(app: PituiApp) -> SessionList:
-    return picker(app).query_one(SessionList)
-
-
-def row_lines(app: PituiApp) -> list[str]:
-    """The list's lines as shown (the list's own width, without the preview beside it)."""
-    widget = listing(app)
-    out = []
-    for y in range(widget.scrollable_content_region.height):
-        text = widget.render_line(y).text.rstrip()
-        if text:
-            out.append(text)
-    return out
-
-
-def titles(app: PituiApp) -> list[str]:
-    from pitui.ui.widgets.session_list import row_title
-
-    return [row_title(row.info) for row in listing(app).rows]
-
-
-def selected_title(app: PituiApp) -> str:
-    from pitui.ui.widgets.session_list import row_title
-
-    row = listing(app).selected
-    assert row is not None
-    return row_title(row.info)
-
-
-def header_lines(app: PituiApp) -> list[str]:
-    return screen_lines(app)[1:4]
-
-
-async def type_text(pilot: Pilot[Any], text: str) -> None:
-    await pilot.press(*[{" ": "space", '"': "quotation_mark", ":": "colon", "(": "left_parenthesis"}.get(c, c)
-                        for c in text])
-    await settle(pilot)
+# -- building apps and looking at the screen: tests/helpers (apps, pilot, sessions) ------------------
 
 
 def path_name(path: str) -> str:
@@ -194,7 +82,7 @@ async def test_age_and_count_formats(tmp_path):
         head, rest = path.read_text().split("\n", 1)
         # Made a year before: the age is that of the last message (a fork made now would be "now").
         path.write_text(head.replace("2025-01-01", "2024-01-01") + "\n" + rest.replace(str(base), str(int(base - ago))))
-    app = make_app(agent, CWD, tmp_path, now=base)
+    app = picker_app(agent, CWD, tmp_path, now=base)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         shown = {line.split()[-3]: line.split()[-1] for line in row_lines(app)}  # "age <label> 1 <age>"
@@ -204,7 +92,7 @@ async def test_age_and_count_formats(tmp_path):
 async def test_title_is_cut_with_an_ellipsis_and_control_characters_are_spaces(tmp_path):
     agent, folder = kit_folder(tmp_path)
     session(folder, "long", "first line\nsecond\tline " + "word " * 60)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         (row,) = row_lines(app)
@@ -216,7 +104,7 @@ async def test_session_text_is_shown_as_text_never_markup_or_escapes(tmp_path):
     agent, folder = kit_folder(tmp_path)
     session(folder, "evil", "[bold red]not bold[/] \x1b[31mred\x1b[0m \u202eevil",
             title="[link=x]name[/link] \x1b]0;t\x07")
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         text = screen_text(app)
@@ -273,7 +161,7 @@ async def test_start_in_all_scope(tmp_path):
 async def test_threaded_order_with_forks(tmp_path):
     agent, folder = kit_folder(tmp_path)
     family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         lines_ = [line[:48].rstrip() for line in row_lines(app)]
@@ -289,7 +177,7 @@ async def test_threaded_order_with_forks(tmp_path):
 async def test_ctrl_s_cycles_threaded_recent_fuzzy(tmp_path):
     agent, folder = kit_folder(tmp_path)
     family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+s")
@@ -415,7 +303,7 @@ async def test_up_down_page_keys_clamp(tmp_path):
     agent, folder = kit_folder(tmp_path)
     for i in range(40):
         session(folder, f"s{i:02d}", f"session number {i:02d}", n=i)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         widget = listing(app)
@@ -484,7 +372,7 @@ async def test_click_selects_and_double_click_opens(tmp_path, monkeypatch):
 async def test_selection_follows_the_session_across_changes(tmp_path):
     agent, folder = kit_folder(tmp_path)
     family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         await pilot.press("down", "down")
@@ -514,7 +402,7 @@ async def test_selection_follows_the_session_across_changes(tmp_path):
 async def test_rename_saves_a_name_pi_reads(tmp_path):
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await pilot.press("down", "down", "down")
@@ -539,7 +427,7 @@ async def test_rename_escape_and_empty_name_write_nothing(tmp_path):
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
     before = file_bytes(paths.values())
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+r")
@@ -567,7 +455,7 @@ async def test_delete_asks_then_moves_the_file_to_the_trash(tmp_path):
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
     others = file_bytes(p for key, p in paths.items() if key != "lone")
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await pilot.press("up", *["down"] * 4)
@@ -598,7 +486,7 @@ async def test_delete_cancelled_keeps_everything(tmp_path):
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
     before = file_bytes(paths.values())
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await type_text(pilot, "parser")
@@ -620,7 +508,7 @@ async def test_delete_cancelled_keeps_everything(tmp_path):
 async def test_ctrl_backspace_deletes_only_with_an_empty_query(tmp_path):
     agent, folder = kit_folder(tmp_path)
     family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await type_text(pilot, "table")
@@ -638,7 +526,7 @@ async def test_ctrl_backspace_deletes_only_with_an_empty_query(tmp_path):
 async def test_the_session_open_in_a_view_cannot_be_deleted(tmp_path, monkeypatch):
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     monkeypatch.setattr(app, "open_session_paths", lambda: {os.path.realpath(paths["root"])})
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
@@ -660,7 +548,7 @@ async def test_a_failed_trash_is_reported_and_the_file_stays(tmp_path, monkeypat
         raise trash.TrashError(f"{path}: cannot move it to the trash: read-only file system")
 
     monkeypatch.setattr("pitui.store.write.actions.move_to_trash", refuse)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(140, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+d", "enter")
@@ -675,7 +563,7 @@ async def test_a_failed_trash_is_reported_and_the_file_stays(tmp_path, monkeypat
 
 async def test_empty_states(tmp_path):
     agent, _ = kit_folder(tmp_path)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(99, 20)) as pilot:  # no preview: the whole width for the list
         await settle(pilot)
         assert row_lines(app)[0] == "  No sessions in current folder. Press tab to view all."
@@ -707,7 +595,7 @@ async def test_cached_rows_show_at_once_and_progress_while_listing(tmp_path, mon
         return real(self, cwd, session_dir, on_progress)
 
     monkeypatch.setattr(Catalog, "list", slow)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         for _ in range(200):
             await pilot.pause(0.01)
@@ -733,7 +621,7 @@ async def test_loading_says_so_instead_of_no_sessions(tmp_path, monkeypatch):
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(Catalog, "list", slow)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         for _ in range(100):
             await pilot.pause(0.01)
@@ -756,7 +644,7 @@ async def test_unreadable_and_foreign_files_are_counted_not_fatal(tmp_path):
     (folder / "notes.txt").write_text("ignored")
     with (folder / "torn.jsonl").open("wb") as handle:
         handle.write(lines(header(cwd=CWD, id="torn"), msg("t1", None, "user", "a torn session")) + b'{"type":"mess')
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         assert "a torn session" in titles(app)
@@ -786,7 +674,7 @@ async def test_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
         return real(path)
 
     monkeypatch.setattr(os, "listdir", denied)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(100, 20)) as pilot:
         await settle(pilot)
         assert row_lines(app)[0] == "  No sessions in current folder. Press tab to view all."
@@ -796,7 +684,7 @@ async def test_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
 async def test_a_file_that_vanishes_before_its_preview_is_a_message(tmp_path, monkeypatch):
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(120, 20)) as pilot:
         await settle(pilot)
         paths["lone"].unlink()
@@ -851,23 +739,11 @@ async def test_command_palette_runs_picker_actions(tmp_path):
 # -- live updates ----------------------------------------------------------------------------------
 
 
-async def wait_until(pilot: Pilot[Any], condition: Any, poke: Any = None, rounds: int = 400) -> bool:
-    """Pause until ``condition()``; ``poke()`` now and then (the first write may come before
-    the watcher is ready)."""
-    for n in range(rounds):
-        await pilot.pause(0.02)
-        if condition():
-            return True
-        if poke is not None and n % 50 == 49:
-            poke()
-    return False
-
-
 async def test_the_list_follows_the_disk(tmp_path, monkeypatch):
     monkeypatch.setattr(PickerScreen, "WATCH_DEBOUNCE_MS", 50)
     agent, folder = kit_folder(tmp_path)
     paths = family(folder)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW, watch=True)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW, watch=True)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
         await pilot.press("down", "down", "down")
@@ -875,20 +751,20 @@ async def test_the_list_follows_the_disk(tmp_path, monkeypatch):
 
         # appears
         newest = session(folder, "newest", "A session pi just started", n=100)
-        assert await wait_until(pilot, lambda: "A session pi just started" in titles(app),
-                                lambda: os.utime(newest))
+        # Touched until its event arrives: the first write may come before the watcher is ready.
+        await until(pilot, lambda: "A session pi just started" in titles(app), poke=lambda: os.utime(newest))
         assert selected_title(app) == "Recursive descent"
 
         # grows: pi appends a message
         with paths["b"].open("ab") as handle:
             handle.write(lines(msg("grow0001", "fork0000", "user", "one more", n=200)))
-        assert await wait_until(pilot, lambda: any(row.info.message_count == 2 and row.path == str(paths["b"])
-                                                   for row in listing(app).rows))
+        await until(pilot, lambda: any(row.info.message_count == 2 and row.path == str(paths["b"])
+                                       for row in listing(app).rows))
         assert selected_title(app) == "Recursive descent"
 
         # goes away
         paths["lone"].unlink()
-        assert await wait_until(pilot, lambda: "Unrelated: fix the CI cache" not in titles(app))
+        await until(pilot, lambda: "Unrelated: fix the CI cache" not in titles(app))
         assert selected_title(app) == "Recursive descent"
         assert len(listing(app).rows) == 5
 
@@ -945,7 +821,7 @@ async def test_a_listing_that_fails_says_why_and_stops_saying_loading(tmp_path, 
 
     monkeypatch.setattr(Catalog, "list", broken)
     monkeypatch.setattr(Catalog, "cached_list", lambda self, *a, **k: None, raising=False)
-    app = make_app(agent, CWD, tmp_path, now=KIT_NOW)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(140, 24)) as pilot:
         await settle(pilot)
         lines = header_lines(app)

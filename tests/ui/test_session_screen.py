@@ -3,69 +3,23 @@ happens while pi writes the file, and files that cannot be read."""
 
 from __future__ import annotations
 
-import asyncio
-import glob
 import html
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sessionkit import entry, header, lines, msg, write
+from helpers.apps import SIZE, demo_file, opened, static_text, view_app
+from helpers.pilot import until
 from textual.command import CommandList
 from textual.pilot import Pilot
-from textual.widgets import Static
 
-from pitui.store.catalog.catalog import Catalog
+from devkit.builder import entry, header, lines, msg, write
 from pitui.store.conversation import CompactionSummary, UserMessage
-from pitui.store.demo import install_demo
-from pitui.ui.app import PituiApp
 from pitui.ui.screens.help import HelpScreen, key_rows
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
-
-DEMO_NOW = 1774008000000.0
-SIZE = (120, 36)
-
-
-def make_app(path: Path | str, tmp_path: Path, *, watch: bool = False) -> PituiApp:
-    agent = tmp_path / "agent"
-    agent.mkdir(exist_ok=True)
-    catalog = Catalog(str(agent), cache_dir=str(tmp_path / "cache"))
-    return PituiApp(cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), now=lambda: DEMO_NOW,
-                    watch=watch, catalog=catalog)
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], Any], timeout: float = 10.0) -> None:
-    """Let the app run until ``condition`` holds (workers and file watching take real time)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "the screen did not get there in time"
-        await pilot.pause(0.05)
-
-
-def screen_of(app: PituiApp) -> SessionScreen:
-    screen = app.screen
-    assert isinstance(screen, SessionScreen)
-    return screen
-
-
-async def opened(pilot: Pilot[Any]) -> SessionScreen:
-    await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen) and pilot.app.screen.session is not None
-                and pilot.app.screen.query_one(ConversationView).items)
-    return screen_of(pilot.app)  # type: ignore[arg-type]
-
-
-def static_text(screen: SessionScreen, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
-
-
-def demo_file(tmp_path: Path, pattern: str = "*weatherapp*/*019cfc16*") -> str:
-    demo = install_demo(str(tmp_path))
-    return glob.glob(os.path.join(demo.agent_dir, "sessions", pattern))[0]
 
 
 def chain(path: Path, texts: list[str], **head: Any) -> Path:
@@ -80,7 +34,7 @@ def chain(path: Path, texts: list[str], **head: Any) -> Path:
 
 async def test_opens_on_the_leaf_with_the_whole_path(tmp_path: Path) -> None:
     path = demo_file(tmp_path)
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         tree = screen.query_one(SessionTree)
@@ -102,7 +56,7 @@ async def test_opens_on_the_leaf_with_the_whole_path(tmp_path: Path) -> None:
 
 async def test_moving_in_the_tree_shows_the_path_up_to_that_entry(tmp_path: Path) -> None:
     path = chain(tmp_path / "s.jsonl", ["first question", "first answer", "second question", "second answer"])
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         view = screen.query_one(ConversationView)
@@ -116,7 +70,7 @@ async def test_moving_in_the_tree_shows_the_path_up_to_that_entry(tmp_path: Path
 
 async def test_escape_goes_back_to_the_picker_and_search_first_clears(tmp_path: Path) -> None:
     path = chain(tmp_path / "s.jsonl", ["alpha", "beta", "gamma"])
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await pilot.press("g", "a")
@@ -133,7 +87,7 @@ async def test_untrusted_text_is_shown_as_text(tmp_path: Path) -> None:
     hostile = "\x1b[31mred\x1b[0m [bold]not bold[/] \x1b]0;title\x07 \u202eevil"
     path = chain(tmp_path / "s.jsonl", [hostile, "ok"])
     write(path, *[*_objects(path), entry("session_info", "n0000001", "e0000001", n=5, name="[b]name[/b] \x1b[2J")])
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await pilot.pause()
@@ -153,7 +107,7 @@ def _objects(path: Path) -> list[Any]:
 
 async def test_a_compaction_opens_to_show_what_it_replaced(tmp_path: Path) -> None:
     path = demo_file(tmp_path)
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         view = screen.query_one(ConversationView)
@@ -169,7 +123,7 @@ async def test_a_compaction_opens_to_show_what_it_replaced(tmp_path: Path) -> No
 
 async def test_pi_appending_shows_at_once_and_the_view_follows_the_leaf(tmp_path: Path) -> None:
     path = chain(tmp_path / "s.jsonl", ["question", "answer"])
-    app = make_app(path, tmp_path, watch=True)
+    app = view_app(path, tmp_path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await pilot.pause(0.3)  # the watch starts
@@ -190,7 +144,7 @@ async def test_pi_appending_shows_at_once_and_the_view_follows_the_leaf(tmp_path
 
 async def test_appends_do_not_move_a_cursor_that_is_elsewhere(tmp_path: Path) -> None:
     path = chain(tmp_path / "s.jsonl", ["one", "two", "three"])
-    app = make_app(path, tmp_path, watch=True)
+    app = view_app(path, tmp_path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await pilot.pause(0.3)
@@ -205,7 +159,7 @@ async def test_appends_do_not_move_a_cursor_that_is_elsewhere(tmp_path: Path) ->
 
 async def test_a_removed_file_is_marked_and_what_was_read_stays(tmp_path: Path) -> None:
     path = chain(tmp_path / "s.jsonl", ["one", "two"])
-    app = make_app(path, tmp_path, watch=True)
+    app = view_app(path, tmp_path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await pilot.pause(0.3)
@@ -217,7 +171,7 @@ async def test_a_removed_file_is_marked_and_what_was_read_stays(tmp_path: Path) 
 async def test_a_file_that_is_not_a_session_is_a_message_not_a_crash(tmp_path: Path) -> None:
     path = tmp_path / "notes.jsonl"
     path.write_text('{"hello": "world"}\n')
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SessionScreen)
                     and "Cannot read this session" in static_text(app.screen, "#session-facts"))
@@ -231,7 +185,7 @@ async def test_skipped_lines_are_counted_in_the_header(tmp_path: Path) -> None:
     with open(path, "ab") as file:
         file.write(b"{not json\n")
     before = path.read_bytes()
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         assert "1 line skipped" in static_text(screen, "#session-facts")
@@ -247,12 +201,12 @@ def test_session_view_snapshot(snap_compare, tmp_path: Path, monkeypatch) -> Non
         await until(pilot, lambda: "tokens" in static_text(screen, "#session-facts"))
         await pilot.pause()
 
-    assert snap_compare(make_app(path, tmp_path), terminal_size=SIZE, run_before=settle)
+    assert snap_compare(view_app(path, tmp_path), terminal_size=SIZE, run_before=settle)
 
 
 async def test_the_command_palette_runs_the_views_actions(tmp_path: Path) -> None:
     path = demo_file(tmp_path)
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         tree = screen.query_one(SessionTree)
@@ -269,7 +223,7 @@ async def test_the_command_palette_runs_the_views_actions(tmp_path: Path) -> Non
 
 async def test_keys_screen_lists_the_tree_and_conversation_keys_with_their_ids(tmp_path: Path) -> None:
     path = chain(tmp_path / "s.jsonl", ["one", "two"])
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         screen = app.screen

@@ -16,7 +16,7 @@ from pitui.store.reader import Entry, Session
 from pitui.store.tree.model import FILTERS, TreeModel
 from pitui.ui.widgets.session_tree import SessionTree
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "pitui" / "demo" / "sessions"
 # Branches, labels, a branch summary, tool calls of every kind.
 WEATHER, SHORTLINKS = DEMO / "--home-user-projects-weatherapp--", DEMO / "--home-user-projects-shortlinks--"

@@ -13,13 +13,14 @@ from typing import Any
 
 import orjson
 import pytest
-from conftest import trash_dir
-from sessionkit import header, msg, write
-from test_editing import worked_session
-from test_session_screen import SIZE, demo_file, make_app, opened, static_text, until
+from helpers.apps import SIZE, demo_file, opened, static_text, view_app
+from helpers.pilot import until
+from helpers.sessions import worked_session
+from helpers.trash import trash_dir
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from devkit.builder import header, msg, write
 from pitui.config import Config
 from pitui.store.conversation import (
     AssistantMessage,
@@ -52,7 +53,7 @@ ROLES = {UserMessage: "user", AssistantMessage: "assistant", ToolResult: "toolRe
 
 
 def app_for(path: Path, tmp_path: Path, config: Config | None = None) -> Any:
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path)
     if config is not None:
         app.config = config
     return app
@@ -594,7 +595,7 @@ def test_branch_dialog_snapshots(snap_compare, tmp_path: Path, monkeypatch, step
         await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog | SummaryEditor))
         await pilot.pause()
 
-    assert snap_compare(make_app(path, tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(view_app(path, tmp_path), terminal_size=SIZE, run_before=run_before)
 
 
 async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(
