@@ -1,36 +1,18 @@
-"""What the picker looks like: SVG snapshots at a fixed size, clock, time zone and home folder,
-on the demo sessions (or small hand-made ones), with no cursor blink.
-
-After a deliberate change of looks: ``pytest tests/test_picker_snapshots.py --snapshot-update``,
-then look at the SVGs before committing them.
+"""What the picker looks like: SVG snapshots at a fixed size and clock, on the demo sessions (or
+small hand-made ones); time zone, home folder and cursors are fixed by tests/snapshots/conftest.py.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from helpers.apps import demo_app, picker_app
 from helpers.pilot import settle, type_text
 from helpers.sessions import KIT_NOW, family, kit_folder
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 SIZE = (120, 36)
-
-
-@pytest.fixture(autouse=True)
-def steady(monkeypatch):
-    """Local time is UTC, the home folder is one no path starts with, cursors do not blink."""
-    monkeypatch.setenv("TZ", "UTC")
-    monkeypatch.setenv("HOME", "/nonexistent-home")
-    time.tzset()
-    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def keys(*pressed: str, text: str = "") -> Any:

@@ -11,7 +11,6 @@ from typing import Any
 from helpers.apps import SIZE, demo_file, opened, static_text, view_app
 from helpers.pilot import until
 from textual.command import CommandList
-from textual.pilot import Pilot
 
 from devkit.builder import entry, header, lines, msg, write
 from pitui.store.conversation import CompactionSummary, UserMessage
@@ -190,18 +189,6 @@ async def test_skipped_lines_are_counted_in_the_header(tmp_path: Path) -> None:
         screen = await opened(pilot)
         assert "1 line skipped" in static_text(screen, "#session-facts")
     assert path.read_bytes() == before
-
-
-def test_session_view_snapshot(snap_compare, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("TZ", "UTC")
-    path = demo_file(tmp_path)
-
-    async def settle(pilot: Pilot[Any]) -> None:
-        screen = await opened(pilot)
-        await until(pilot, lambda: "tokens" in static_text(screen, "#session-facts"))
-        await pilot.pause()
-
-    assert snap_compare(view_app(path, tmp_path), terminal_size=SIZE, run_before=settle)
 
 
 async def test_the_command_palette_runs_the_views_actions(tmp_path: Path) -> None:

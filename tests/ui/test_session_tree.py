@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 import pytest
+from helpers.tree_app import TreeApp, make
 from textual import events
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
 
 from pitui.store.reader import Entry, Session
-from pitui.store.tree.model import FILTERS, TreeModel
+from pitui.store.tree.model import FILTERS
 from pitui.ui.widgets.session_tree import SessionTree
-
-REPO = Path(__file__).resolve().parents[2]
-DEMO = REPO / "pitui" / "demo" / "sessions"
-# Branches, labels, a branch summary, tool calls of every kind.
-WEATHER, SHORTLINKS = DEMO / "--home-user-projects-weatherapp--", DEMO / "--home-user-projects-shortlinks--"
-BRANCHY = WEATHER / "2026-03-16T08-41-17-303Z_019cf5ce-80f7-794c-8c76-db8cd8dcb35f.jsonl"
-NOW = datetime(2026, 3, 16, 12, 0, tzinfo=UTC)
 
 
 def ts(n: int) -> str:
@@ -66,42 +56,6 @@ def chain(count: int) -> Session:
         entries.append(make_entry(eid, parent, f"answer {i}" if i % 2 else f"question {i}", i))
         parent = eid
     return session_of(*entries)
-
-
-class TreeApp(App[None]):
-    """The tree alone, with an app-level Escape to see what the tree leaves to its screen."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "outer_escape")]
-
-    def __init__(self, model: TreeModel) -> None:
-        super().__init__()
-        self.model = model
-        self.seen: list[tuple[Any, ...]] = []
-
-    def compose(self) -> ComposeResult:
-        yield SessionTree(self.model)
-
-    def on_session_tree_highlighted(self, message: SessionTree.Highlighted) -> None:
-        self.seen.append(("highlighted", message.entry_id))
-
-    def on_session_tree_selected(self, message: SessionTree.Selected) -> None:
-        self.seen.append(("selected", message.entry_id))
-
-    def on_session_tree_status_changed(self, message: SessionTree.StatusChanged) -> None:
-        self.seen.append(("status", message.status, message.query))
-
-    def action_outer_escape(self) -> None:
-        self.seen.append(("escape",))
-
-    def last(self, kind: str) -> tuple[Any, ...] | None:
-        return next((m for m in reversed(self.seen) if m[0] == kind), None)
-
-
-def make(session: Session, **kwargs: Any) -> TreeApp:
-    kwargs.setdefault("home", "/home/user")
-    kwargs.setdefault("now", lambda: NOW)
-    kwargs.setdefault("tz", UTC)
-    return TreeApp(TreeModel(session, **kwargs))
 
 
 def lines(app: TreeApp) -> list[str]:
@@ -364,27 +318,6 @@ async def test_reload_follows_the_leaf() -> None:
         await pilot.pause()
         assert tree.selected_id == "u9" and app.last("highlighted") == ("highlighted", "u9")
         assert "› │     • user: and then" in lines(app)
-
-
-# ---------------------------------------------------------------------------------------------
-# snapshots
-
-
-@pytest.mark.parametrize("mode", FILTERS)
-def test_snapshot_filter_modes(snap_compare: Any, mode: str) -> None:
-    app = make(Session.load(str(BRANCHY)), filter_mode=mode)
-    assert snap_compare(app, terminal_size=(100, 30))
-
-
-def test_snapshot_folded_with_label_times(snap_compare: Any) -> None:
-    app = make(Session.load(str(BRANCHY)))
-    assert snap_compare(app, terminal_size=(100, 30), press=["ctrl+left", "ctrl+left", "T"])
-
-
-def test_snapshot_search(snap_compare: Any) -> None:
-    path = SHORTLINKS / "2026-03-18T10-02-44-871Z_019d0065-cd07-7f5b-b7cc-9d5805002635.jsonl"
-    app = make(Session.load(str(path)), filter_mode="no-tools")
-    assert snap_compare(app, terminal_size=(100, 24), press=["s", "l", "u", "g"])
 
 
 # ---------------------------------------------------------------------------------------------

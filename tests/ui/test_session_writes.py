@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
-from helpers.apps import SIZE, demo_file, opened, static_text, view_app
+from helpers.apps import SIZE, opened, static_text, view_app
 from helpers.pilot import until
 from helpers.sessions import worked_session
 from helpers.trash import trash_dir
@@ -569,33 +568,6 @@ async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, ora
     assert set(mine) <= set(ids) and len(mine) >= 6  # everything pitui wrote
     assert len(Session.load(str(path)).problems) == 0
     oracle.open(path)
-
-
-# -- how the dialogs look --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("steps", [("enter", "down"), ("enter", "down", "enter")], ids=["question", "editor"])
-def test_branch_dialog_snapshots(snap_compare, tmp_path: Path, monkeypatch, steps: tuple[str, ...]) -> None:
-    monkeypatch.setenv("TZ", "UTC")
-    from textual.widgets import TextArea
-
-    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
-    path = demo_file(tmp_path)
-
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await opened(pilot)
-        # The header's usage is counted in a thread: the screen is laid out once it is shown.
-        await until(pilot, lambda: not [w for w in pilot.app.workers
-                                        if w.group == "session-usage" and not w.is_finished])
-        await pilot.pause()
-        await pilot.press(*["up"] * 6)
-        for key in steps:
-            await pilot.press(key)
-            await pilot.pause(0.1)
-        await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog | SummaryEditor))
-        await pilot.pause()
-
-    assert snap_compare(view_app(path, tmp_path), terminal_size=SIZE, run_before=run_before)
 
 
 async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(
