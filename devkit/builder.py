@@ -6,12 +6,26 @@ Ids are given by the caller; times are fixed: entry ``n`` is stamped ``n`` secon
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 HEADER_ID = "11111111-2222-4333-8444-555555555555"
+
+
+def uuid7(rng: random.Random, ms: int) -> str:
+    """A UUIDv7 session id as pi makes them (``pitui.store.timefmt.uuid7``'s layout), for the
+    instant ``ms`` and random bits drawn from ``rng``: 12 bits, then 62, so that a seed gives
+    the same ids as it always did."""
+    value = (ms & ((1 << 48) - 1)) << 80
+    value |= 0x7 << 76
+    value |= rng.getrandbits(12) << 64
+    value |= 0b10 << 62
+    value |= rng.getrandbits(62)
+    h = f"{value:032x}"
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def header(version: int | None = 3, cwd: str = "/home/me/proj", **extra: Any) -> dict[str, Any]:

@@ -29,6 +29,8 @@ from typing import Any
 
 import orjson
 
+from devkit.builder import uuid7
+
 _WORDS = (
     "the cache test file function error config server request response build deploy branch commit "
     "parser token stream buffer index query schema migration retry timeout handler route client "
@@ -419,13 +421,13 @@ def generate_session(seed: int, n_entries: int) -> bytes:
     header: dict[str, Any] = {
         "type": "session",
         "version": 3,
-        "id": _uuid7(g.t, r),
+        "id": uuid7(r, g.ms()),
         "timestamp": g.iso(),
         "cwd": r.choice(["/home/user/projects/weatherapp", "/home/user/projects/shortlinks", "/srv/app", "/tmp/x y"]),
     }
     if r.random() < 0.1:
         header["parentSession"] = (
-            f"/home/user/.pi/agent/sessions/--srv-app--/2025-05-01T10-00-00-000Z_{_uuid7(g.t, r)}.jsonl"
+            f"/home/user/.pi/agent/sessions/--srv-app--/2025-05-01T10-00-00-000Z_{uuid7(r, g.ms())}.jsonl"
         )
     if n_entries > 0 and r.random() < 0.9:
         g.model_change()
@@ -457,14 +459,6 @@ def generate_session(seed: int, n_entries: int) -> bytes:
     return b"".join(out)
 
 
-def _uuid7(t: datetime, r: random.Random) -> str:
-    value = (
-        (int(t.timestamp() * 1000) << 80) | (0x7 << 76) | (r.getrandbits(12) << 64) | (0b10 << 62) | r.getrandbits(62)
-    )
-    h = f"{value:032x}"
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
 def write_corpus(folder: str | Path, count: int, seed: int = 0) -> list[Path]:
     """Write ``count`` sessions into ``folder`` (flat), named as pi names its files
     (``<header timestamp with : and . as ->_<id>.jsonl``); sizes from 1 to ~3000 entries, most small."""
@@ -485,7 +479,7 @@ def write_corpus(folder: str | Path, count: int, seed: int = 0) -> list[Path]:
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
-        print("usage: python tests/corpus.py FOLDER COUNT [SEED]", file=sys.stderr)
+        print("usage: python -m devkit.corpus FOLDER COUNT [SEED]", file=sys.stderr)
         sys.exit(2)
     for p in write_corpus(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 0):
         print(p)

@@ -2,7 +2,8 @@
 screenshots (devkit/screenshots.py) use this one recipe.
 
 Local time is UTC (``TZ`` plus ``time.tzset()``), the home folder is one no path is under (paths
-are shown whole, never shortened to ``~``), there is no config folder, the cursors of ``Input``
+are shown whole, never shortened to ``~``; tests that trash files give an empty folder that
+exists, since the trash looks at the home folder's device), there is no config folder, the cursors of ``Input``
 and ``TextArea`` do not blink, the theme is fixed, and the clock is :data:`NOW_MS` wherever the
 app takes one (``PituiApp(now=...)``, ``TreeModel(now=...)``).
 """
@@ -17,10 +18,8 @@ from typing import Any
 
 TZ = "UTC"
 HOME = "/nonexistent-home"
-CONFIG_HOME = "/nonexistent-home/.config"
 THEME = "textual-dark"
 NOW_MS = 1774008000000.0  # 2026-03-20T12:00:00Z, a little after the newest demo session
-ENVIRONMENT = {"TZ": TZ, "HOME": HOME, "XDG_CONFIG_HOME": CONFIG_HOME}
 UNSET = ("NO_COLOR",)  # Textual turns colours off when it is set
 
 
@@ -36,13 +35,19 @@ def _patches() -> list[tuple[Any, str, Any]]:
     ]
 
 
+def environment(home: str = HOME) -> dict[str, str]:
+    """The environment variables of the settings (also for child processes)."""
+    return {"TZ": TZ, "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config")}
+
+
 @contextmanager
-def steady() -> Iterator[None]:
+def steady(home: str = HOME) -> Iterator[None]:
     """Apply the settings for the duration of the block, then put everything back."""
-    saved_env = {name: os.environ.get(name) for name in (*ENVIRONMENT, *UNSET)}
+    env = environment(home)
+    saved_env = {name: os.environ.get(name) for name in (*env, *UNSET)}
     patches = _patches()
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
-    os.environ.update(ENVIRONMENT)
+    os.environ.update(env)
     for name in UNSET:
         os.environ.pop(name, None)
     time.tzset()

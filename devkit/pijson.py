@@ -1,4 +1,4 @@
-"""JSON text exactly as pi writes it (``JSON.stringify``), for the data generators in tools/.
+"""JSON text exactly as pi writes it (``JSON.stringify``), for the data generators.
 
 The rules live in pitui's store (``pitui.store.jsonl.dumps``: JavaScript's number spelling,
 lone surrogates as ``\\udXXX``, keys in insertion order); this module gives the generators the
@@ -7,11 +7,7 @@ text and line forms they write.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the generators run from a checkout
 
 from pitui.store.jsonl import dumps as _dumps
 

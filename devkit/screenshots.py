@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Write the README's screenshots: the real app, headless, on the demo sessions.
 
-    python tools/screenshots.py                 # every shot into screenshots/
-    python tools/screenshots.py picker          # only the shots named
-    python tools/screenshots.py --list          # the shots there are
+    python -m devkit.screenshots                # every shot into screenshots/
+    python -m devkit.screenshots picker         # only the shots named
+    python -m devkit.screenshots --list         # the shots there are
 
 Each shot runs ``PituiApp`` with ``run_test(size=SIZE)`` on a fresh copy of the demo sessions,
-with a fixed clock ("now" is a little after the newest demo session), UTC local time, a home
-folder no demo path is under, and no cursor blink, then saves ``screenshots/<name>.svg``.
+with the snapshot tests' settings (``devkit.deterministic``: a fixed clock a little after the
+newest demo session, UTC local time, a home folder no demo path is under, no cursor blink, a
+fixed theme), then saves ``screenshots/<name>.svg``.
 
 To add a shot, write an ``async def`` taking the pilot that drives the app to the state to show,
 and decorate it with ``@shot("name")``. The app is already on the picker, the listing done.
@@ -20,16 +21,14 @@ import asyncio
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from devkit.deterministic import NOW_MS, steady
+from devkit.env import REPO
 
 SIZE = (120, 36)
-NOW_MS = 1774008000000.0  # 2026-03-20T12:00:00Z
 OUT = REPO / "screenshots"
 
 Drive = Callable[[Any], Awaitable[None]]
@@ -115,13 +114,10 @@ async def summary(pilot: Any) -> None:
 
 
 async def take(name: str, drive: Drive, out: Path) -> Path:
-    from textual.widgets import Input
-
     from pitui.store.catalog.catalog import Catalog
     from pitui.store.demo import install_demo
     from pitui.ui.app import PituiApp
 
-    Input._toggle_cursor = lambda self: None  # type: ignore[method-assign]  # a steady cursor
     with tempfile.TemporaryDirectory(prefix="pitui-shots-") as work:
         demo = install_demo(work)
         catalog = Catalog(demo.agent_dir, cache_dir=os.path.join(work, "cache"))
@@ -147,12 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [name for name in args.names if name not in SHOTS]
     if unknown:
         parser.error(f"no such shot: {', '.join(unknown)} (see --list)")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    os.environ["HOME"] = "/nonexistent-home"  # paths are shown whole, the same on every machine
     args.out.mkdir(parents=True, exist_ok=True)
-    for name in args.names or list(SHOTS):
-        print(asyncio.run(take(name, SHOTS[name], args.out)))
+    with steady():  # paths are shown whole, times in UTC: the same on every machine
+        for name in args.names or list(SHOTS):
+            print(asyncio.run(take(name, SHOTS[name], args.out)))
     return 0
 
 

@@ -7,7 +7,7 @@ sessions the way ``pitui --demo`` starts it (the picker lists the demo sessions,
 session view with its tree and conversation, the stylesheets shipped in the package are applied),
 and that ``pitui --demo`` starts and quits in a real pseudo-terminal. Any failure exits non-zero.
 
-    python tools/smoke_installed.py        # (with the installed environment's python)
+    python devkit/smoke_installed.py        # (with the installed environment's python)
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _pijson import line
+from devkit.pijson import line
 
 BASE62 = string.digits + string.ascii_letters
 

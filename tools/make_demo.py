@@ -70,7 +70,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _demo_projects import SHORTLINKS, SHORTLINKS_CWD, WEATHERAPP, WEATHERAPP_CWD
-from _oracle import pi_oracle
 from _sessionkit import (
     Session,
     bash,
@@ -82,6 +81,8 @@ from _sessionkit import (
     tiny_png,
     write,
 )
+
+from devkit.oracle import pi_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "pitui" / "demo"

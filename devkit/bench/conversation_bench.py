@@ -2,10 +2,10 @@
 
 A script, not a test: it prints figures and never fails on them.
 
-    python bench/conversation_bench.py [--messages 5000] [--size 120x40] [--steps 30]
+    python -m devkit.bench.conversation_bench [--messages 5000] [--size 120x40] [--steps 30]
 
 It writes one linear session of about ``--messages`` messages (user turns, assistant messages
-with thinking, text and tool calls, tool results of varied length, made by ``bench/generate.py``'s
+with thinking, text and tool calls, tool results of varied length, made by ``devkit/bench/generate.py``'s
 SessionBuilder) into a temporary folder, then measures, in a headless app of ``--size``:
 
 - ``Session.load`` of the file and ``context_items`` of its leaf (every body decoded once);
@@ -24,21 +24,17 @@ import argparse
 import asyncio
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+from textual.app import App, ComposeResult
 
-from generate import SessionBuilder, _corpus  # noqa: E402
-from textual.app import App, ComposeResult  # noqa: E402
-
-from pitui.store.conversation import context_items  # noqa: E402
-from pitui.store.reader import Session  # noqa: E402
-from pitui.ui.widgets.conversation.view import ConversationView  # noqa: E402
+from devkit.bench.generate import SessionBuilder, _corpus
+from pitui.store.conversation import context_items
+from pitui.store.reader import Session
+from pitui.ui.widgets.conversation.view import ConversationView
 
 
 def build_session(messages: int, seed: int = 5000) -> bytes:

@@ -15,7 +15,7 @@ ids, ISO millisecond ``Z`` timestamps, UUIDv7 session ids as pi 0.73 makes them)
 The output goes to a cache folder (default ``$TMPDIR/pitui-bench/<preset>``) and is reused when
 it was made with the same parameters. Same parameters, same bytes.
 
-    python bench/generate.py [--quick] [--out DIR] [--force] [--verify]
+    python -m devkit.bench.generate [--quick] [--out DIR] [--force] [--verify]
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ from multiprocessing import get_context
 from pathlib import Path
 
 import orjson
+
+from devkit.builder import uuid7
+from pitui.store.paths import encode_cwd
 
 # A cache made by a different version of this file is not reused.
 GENERATOR_VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
@@ -350,22 +353,6 @@ def _money(x: float) -> float | int:
     if x == int(x):
         return int(x)
     return x
-
-
-def uuid7(rng: random.Random, ms: int) -> str:
-    value = (ms & ((1 << 48) - 1)) << 80
-    value |= 0x7 << 76
-    value |= rng.getrandbits(12) << 64
-    value |= 0b10 << 62
-    value |= rng.getrandbits(62)
-    h = f"{value:032x}"
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
-def encode_cwd(cwd: str) -> str:
-    """pi's folder name for a cwd."""
-    stripped = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
-    return "--" + stripped.replace("/", "-").replace("\\", "-").replace(":", "-") + "--"
 
 
 def file_name(header_ts: str, session_id: str) -> str:

@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 // pi's own SessionManager (npm @mariozechner/pi-coding-agent) on the benchmark data, timed.
 //
-//   node bench/pi_bench.mjs open FILE [--no-copy] [--no-emit]
+//   node devkit/bench/pi_bench.mjs open FILE [--no-copy] [--no-emit]
 //       SessionManager.open on a copy of FILE, then getEntries, getTree, buildSessionContext,
 //       getBranch, labels and name, and the oracle's JSON of all that written to /dev/null:
 //       what the pi oracle's (`$PI_ORACLE`) `open` does. --no-copy opens FILE itself (pi
 //       only rewrites files that need migrating; the generated ones do not).
-//   node bench/pi_bench.mjs label FILE [N]
+//   node devkit/bench/pi_bench.mjs label FILE [N]
 //       SessionManager.open on a copy of FILE, then N times (default 20): appendLabelChange on
 //       an entry (what /tree's Shift+L writes) and getTree() (what reopening /tree rebuilds to
 //       show it; pi does not rebuild its open tree). Medians in "append_ms" and "tree_ms".
-//   node bench/pi_bench.mjs listAll [AGENT_DIR]
+//   node devkit/bench/pi_bench.mjs listAll [AGENT_DIR]
 //       SessionManager.listAll() with PI_CODING_AGENT_DIR = AGENT_DIR (or as set).
-//   node bench/pi_bench.mjs list DIR
+//   node devkit/bench/pi_bench.mjs list DIR
 //       SessionManager.list(cwd, DIR).
-//   node bench/pi_bench.mjs search QUERY [AGENT_DIR]
+//   node devkit/bench/pi_bench.mjs search QUERY [AGENT_DIR]
 //       listAll, then the /resume picker's filterAndSortSessions(sessions, QUERY, "relevance")
 //       (what the picker does with a query in its default "threaded" sort).
 //
@@ -37,7 +37,7 @@ const PKG = "@mariozechner/pi-coding-agent";
 function packageDir() {
   const candidates = [
     process.env.PI_PKG,
-    path.join(here, "..", "tests", "oracle", "node_modules", PKG),
+    path.join(here, "..", "..", "tests", "oracle", "node_modules", PKG),
   ].filter(Boolean);
   for (const dir of candidates) {
     if (existsSync(path.join(dir, "dist", "core", "session-manager.js"))) return dir;

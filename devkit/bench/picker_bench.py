@@ -10,10 +10,10 @@ launch until the rows are on screen (the pane's text is polled every few millise
 * ``search``: one keystroke in pitui's search box once the full-text index is built, headless
   (``PituiApp.run_test()``): from the key until the list shows the filtered rows.
 
-    python bench/picker_bench.py [--quick] [-n 3] [--only current,all,search] [--out DIR]
+    python -m devkit.bench.picker_bench [--quick] [-n 3] [--only current,all,search] [--out DIR]
 
 Prints one JSON object on stdout; progress goes to stderr. Never fails on the figures.
-See bench/README.md, "The picker".
+See devkit/bench/README.md, "The picker".
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import platform
 import shlex
 import shutil
 import signal
@@ -35,12 +34,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generate
+from devkit.bench import generate
+from devkit.env import REPO, pi_package, tool_versions
+from pitui.store.paths import encode_cwd
 
 BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
-PI_PKG_NAME = "@mariozechner/pi-coding-agent"
 
 # pitui's time as a fraction of pi's; the keystroke in milliseconds.
 TARGETS = {"current": 0.5, "all": 0.25, "search_ms": 50.0}
@@ -60,18 +58,6 @@ def ratio(a: float | None, b: float | None) -> float | None:
 
 
 # ------------------------------------------------------------------------------------ programs
-
-
-def pi_package() -> Path:
-    """pi's npm package, found as bench/pi_bench.mjs finds it."""
-    candidates = [
-        os.environ.get("PI_PKG"),
-        REPO / "tests" / "oracle" / "node_modules" / PI_PKG_NAME,
-    ]
-    for candidate in candidates:
-        if candidate and (Path(candidate) / "dist" / "cli.js").is_file():
-            return Path(candidate)
-    raise SystemExit(f"{PI_PKG_NAME} not found (looked in {', '.join(map(str, filter(None, candidates)))}); set PI_PKG")
 
 
 def pitui_command() -> list[str]:
@@ -124,7 +110,7 @@ class Layout:
         for path in (home, agent / "sessions", cwd):
             path.mkdir(parents=True)
         for name, files in folders.items():
-            target = agent / "sessions" / (generate.encode_cwd(str(cwd.resolve())) if name == project_folder else name)
+            target = agent / "sessions" / (encode_cwd(str(cwd.resolve())) if name == project_folder else name)
             target.mkdir()
             for file in files:
                 os.symlink(src / name / file, target / file)
@@ -613,9 +599,12 @@ def search_bench(layout: Layout, work: Path, keystrokes: int, query: str, size: 
     cache = work / "xdg-cache-search"
     cache.mkdir(parents=True, exist_ok=True)
     env = layout.env(dict(os.environ), cache)
+    # The child runs this module from the session folder: the repository goes on its path.
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     cmd = [
         sys.executable,
-        str(Path(__file__).resolve()),
+        "-m",
+        "devkit.bench.picker_bench",
         "--search-child",
         "--keystrokes",
         str(keystrokes),
@@ -766,26 +755,6 @@ async def _search_keystrokes(keystrokes: int, query: str, size: tuple[int, int],
 # ------------------------------------------------------------------------------------ main
 
 
-def tool_versions(pi_pkg: Path) -> dict:
-    import json
-
-    def out(cmd: list[str]) -> str | None:
-        try:
-            return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
-        except (OSError, subprocess.CalledProcessError):
-            return None
-
-    return {
-        "python": platform.python_version(),
-        "node": out(["node", "--version"]),
-        "tmux": out(["tmux", "-V"]),
-        "pi": json.loads((pi_pkg / "package.json").read_text()).get("version"),
-        "cpus": os.cpu_count(),
-        "pitui_commit": out(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]),
-        "pitui_dirty": bool(out(["git", "-C", str(REPO), "status", "--porcelain", "--", "pitui", "styles"])),
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small data (200 sessions in 12 folders)")
@@ -828,7 +797,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="picker-", dir=data.root))
     layout = Layout.make(data, work / "layout", args.project)
     log(f"this folder: {layout.cwd} = the project {layout.project} ({layout.folder_sessions} sessions)")
-    versions = tool_versions(pi_pkg)
+    versions = tool_versions(tmux=True, pi_pkg=pi_pkg, dirty_paths=("pitui", "styles"))
     load_before = os.getloadavg()[0]
     results: dict = {}
     tmux = None

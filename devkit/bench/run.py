@@ -3,9 +3,9 @@
 Every measurement is a whole process, timed from launch to exit (what a user waits for), run N
 times (median), pitui and pi taking turns. Peak memory is the child's ru_maxrss (os.wait4).
 
-    python bench/run.py [--quick] [-n 3] [--only open,list_all_cold,...] [--out DIR]
+    python -m devkit.bench.run [--quick] [-n 3] [--only open,list_all_cold,...] [--out DIR]
 
-Prints one JSON object on stdout; progress goes to stderr. See bench/README.md.
+Prints one JSON object on stdout; progress goes to stderr. See devkit/bench/README.md.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import statistics
@@ -25,11 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generate
+from devkit.bench import generate
+from devkit.env import REPO, tool_versions
 
 BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
 PI_BENCH = BENCH / "pi_bench.mjs"
 
 # Targets from the performance issue: pitui's time (or memory) as a fraction of pi's.
@@ -226,23 +224,6 @@ def warm_page_cache(data: generate.Dataset) -> None:
         with path.open("rb") as f:
             while f.read(1 << 22):
                 pass
-
-
-def tool_versions() -> dict:
-    def out(cmd: list[str]) -> str | None:
-        try:
-            return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
-        except (OSError, subprocess.CalledProcessError):
-            return None
-
-    return {
-        "python": platform.python_version(),
-        "node": out(["node", "--version"]),
-        "cpus": os.cpu_count(),
-        "pitui_commit": out(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]),
-        # Uncommitted changes under pitui/ are part of what was measured.
-        "pitui_dirty": bool(out(["git", "-C", str(REPO), "status", "--porcelain", "--", "pitui"])),
-    }
 
 
 def main(argv: list[str] | None = None) -> int:

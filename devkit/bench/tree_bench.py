@@ -19,10 +19,10 @@ here, cached next to the other data). For each, the median of N runs of:
   ``widget_first`` (Home), ``widget_fold`` and ``widget_unfold`` (Ctrl+←/→ on the root),
   ``widget_filter`` (Ctrl+U, on and off), each with all 40 lines.
 
-    python bench/tree_bench.py [--quick] [-n 5] [--out DIR]
+    python -m devkit.bench.tree_bench [--quick] [-n 5] [--out DIR]
 
 Run ``python -m compileall -q pitui`` first (bytecode is not written when
-``PYTHONDONTWRITEBYTECODE`` is set). The data is bench/generate.py's (see bench/README.md).
+``PYTHONDONTWRITEBYTECODE`` is set). The data is devkit/bench/generate.py's (see devkit/bench/README.md).
 """
 
 from __future__ import annotations
@@ -39,10 +39,7 @@ from typing import Any
 
 import orjson
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import generate
-
+from devkit.bench import generate
 from pitui.store.reader import Entry, Session
 from pitui.store.tree.model import FILTERS, TreeModel
 

@@ -1,10 +1,10 @@
 """The session view on the big generated session: its first screen against pi's own open, and
 the tree's actions once it is shown.
 
-    python bench/view_bench.py [-n 5] [--reps 30] [--quick] [--only first,actions] [--out DIR]
+    python -m devkit.bench.view_bench [-n 5] [--reps 30] [--quick] [--only first,actions] [--out DIR]
 
 A script, not a test: it prints one JSON object on stdout (progress and every run on stderr)
-and never fails on the figures. See bench/README.md.
+and never fails on the figures. See devkit/bench/README.md.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generate
+from devkit.bench import generate
+from devkit.env import REPO
 
 BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
 PI_BENCH = BENCH / "pi_bench.mjs"
 
 TARGETS = {

@@ -1,6 +1,6 @@
 """Writes from the session view on the big generated session, against pi's own code.
 
-    python bench/write_bench.py [--reps 20] [--quick] [--out DIR]
+    python -m devkit.bench.write_bench [--reps 20] [--quick] [--out DIR]
 
 What is timed, on a copy of the 100,000-entry session, with the session already read:
 
@@ -13,7 +13,7 @@ What is timed, on a copy of the 100,000-entry session, with the session already 
   tree: the label entry appears only when /tree is opened again).
 
 A script, not a test: one JSON object on stdout, progress on stderr; it never fails on the
-figures. See bench/README.md.
+figures. See devkit/bench/README.md.
 """
 
 from __future__ import annotations
@@ -29,10 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import generate
-
+from devkit.bench import generate
 from pitui.store.reader import Session
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.editing import SessionEditor
