@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers.apps import SIZE, opened, picker_app, view_app
-from helpers.pilot import until
+from helpers.pilot import settle, until
 from textual.pilot import Pilot
 
 from devkit.builder import assistant, call, entry, header, msg, result, write
@@ -83,7 +83,7 @@ async def test_the_picker_and_its_preview(tmp_path: Path, agent: Path) -> None:
                     and "First&#160;prompt" in pilot.app.export_screenshot())
         await shows_text(pilot)
         await pilot.press(*"markup")  # a search: the snippet of the match
-        await pilot.pause(0.5)
+        await settle(pilot)
         await shows_text(pilot)
 
 

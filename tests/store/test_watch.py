@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 
+from helpers.watching import armed
+
 from pitui.store.follow import FileEvent, follow_file
 
 
@@ -18,8 +20,8 @@ async def test_append_then_remove_is_reported(tmp_path) -> None:
     other = tmp_path / "other.jsonl"
     stop = asyncio.Event()
     events = follow_file(str(path), stop, debounce_ms=20, step_ms=10)
+    assert await armed(events, lambda: os.utime(path)) is FileEvent.CHANGED  # the watch is on
     task = asyncio.ensure_future(_next_event(events))
-    await asyncio.sleep(0.3)  # let the watch start
     other.write_text("x\n")  # another file in the folder: not reported
     await asyncio.sleep(0.2)
     with open(path, "a") as file:
@@ -36,8 +38,8 @@ async def test_replaced_file_is_a_change(tmp_path) -> None:
     path.write_text("a\n")
     stop = asyncio.Event()
     events = follow_file(str(path), stop, debounce_ms=20, step_ms=10)
+    assert await armed(events, lambda: os.utime(path)) is FileEvent.CHANGED  # the watch is on
     task = asyncio.ensure_future(_next_event(events))
-    await asyncio.sleep(0.3)
     replacement = tmp_path / "s.jsonl.tmp"
     replacement.write_text("b\n")
     os.replace(replacement, path)

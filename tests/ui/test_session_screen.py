@@ -125,12 +125,12 @@ async def test_pi_appending_shows_at_once_and_the_view_follows_the_leaf(tmp_path
     app = view_app(path, tmp_path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.pause(0.3)  # the watch starts
         tree = screen.query_one(SessionTree)
         with open(path, "ab") as file:  # pi writes a whole line, then the next one torn
             file.write(lines(msg("e0000002", "e0000001", "user", "follow-up", n=3)))
             file.write(lines(msg("e0000003", "e0000002", "assistant", "reply", n=4))[:40])
-        await until(pilot, lambda: tree.selected_id == "e0000002")
+        # Touched until the view reads it: the write may come before the watch has started.
+        await until(pilot, lambda: tree.selected_id == "e0000002", poke=lambda: os.utime(path))
         view = screen.query_one(ConversationView)
         await until(pilot, lambda: view.items and view.items[-1].entry_id == "e0000002")
         assert not screen.session.problems or "incomplete" in screen.session.problems[-1].reason
@@ -146,13 +146,12 @@ async def test_appends_do_not_move_a_cursor_that_is_elsewhere(tmp_path: Path) ->
     app = view_app(path, tmp_path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.pause(0.3)
         tree = screen.query_one(SessionTree)
         await pilot.press("up")
         await until(pilot, lambda: tree.selected_id == "e0000001")
         with open(path, "ab") as file:
             file.write(lines(msg("e0000003", "e0000002", "assistant", "four", n=4)))
-        await until(pilot, lambda: "4 entries" in static_text(screen, "#session-facts"))
+        await until(pilot, lambda: "4 entries" in static_text(screen, "#session-facts"), poke=lambda: os.utime(path))
         assert tree.selected_id == "e0000001"
 
 
@@ -161,10 +160,13 @@ async def test_a_removed_file_is_marked_and_what_was_read_stays(tmp_path: Path) 
     app = view_app(path, tmp_path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.pause(0.3)
+        # The watch is on once an append shows (touched until it does: the watch starts late).
+        with open(path, "ab") as file:
+            file.write(lines(msg("e0000002", "e0000001", "user", "three", n=2)))
+        await until(pilot, lambda: "3 entries" in static_text(screen, "#session-facts"), poke=lambda: os.utime(path))
         os.remove(path)
         await until(pilot, lambda: "(file removed)" in static_text(screen, "#session-title"))
-        assert len(screen.query_one(ConversationView).items) == 2
+        assert len(screen.query_one(ConversationView).items) == 3
 
 
 async def test_a_file_that_is_not_a_session_is_a_message_not_a_crash(tmp_path: Path) -> None:
