@@ -3,6 +3,7 @@ worked session with tool calls."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -61,3 +62,12 @@ def worked_session(path: Path) -> Path:
         result("r2", "a3", 7, "c4", "write", "ok"),
         assistant("a4", "r2", 8, text="Done.", stop="stop"),
     )
+
+
+def path_name(path: str) -> str:
+    """The first part of a demo session's id, from its file name."""
+    return Path(path).stem.split("_")[1][:8]
+
+
+def file_bytes(paths: Iterable[Path]) -> dict[Path, bytes]:
+    return {path: path.read_bytes() for path in paths}
