@@ -4,7 +4,7 @@
 //   node devkit/bench/pi_bench.mjs open FILE [--no-copy] [--no-emit]
 //       SessionManager.open on a copy of FILE, then getEntries, getTree, buildSessionContext,
 //       getBranch, labels and name, and the oracle's JSON of all that written to /dev/null:
-//       what the pi oracle's (`$PI_ORACLE`) `open` does. --no-copy opens FILE itself (pi
+//       what the pi oracle's (`tests/oracle/pi_session.mjs`) `open` does. --no-copy opens FILE itself (pi
 //       only rewrites files that need migrating; the generated ones do not).
 //   node devkit/bench/pi_bench.mjs label FILE [N]
 //       SessionManager.open on a copy of FILE, then N times (default 20): appendLabelChange on

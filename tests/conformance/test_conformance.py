@@ -2,7 +2,7 @@
 SessionManager loads (the oracle, ``tests/oracle``), for every fixture, every demo session and a
 generated corpus. What pitui writes is checked against pi in test_pi_writes.py.
 
-Comparison rules (shared/oracle/README.md): the whole JSON must be equal, except that ids of v1
+Comparison rules: the whole JSON must be equal, except that ids of v1
 files (pi gives their entries new random ids when it migrates them) are compared by position in
 ``entryIds``, and ``context.messages`` is not compared for files with a compaction that carries
 ``retainedTail`` (pitui follows the newer rule there, pi 0.73.1 the older one).

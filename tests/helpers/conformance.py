@@ -1,7 +1,7 @@
 """Comparing pitui with pi: the files compared, ``pitui inspect --json`` run as a user runs it,
 pi's view of each file (with the newer ``retainedTail`` rule's probe) and the comparison rules.
 
-Comparison rules (shared/oracle/README.md): the whole JSON must be equal, except that ids of v1
+Comparison rules: the whole JSON must be equal, except that ids of v1
 files (pi gives their entries new random ids when it migrates them) are compared by position in
 ``entryIds``, and ``context.messages`` is not compared for files with a compaction that carries
 ``retainedTail`` (pitui follows the newer rule there, pi 0.73.1 the older one).
