@@ -1,22 +1,31 @@
-"""The picker's session preview (pitui.store.stats): counts checked against pi itself (the
-oracle's ``open`` and ``list``) and against a plain json parse written here, bad lines, errors,
-the cache, and files bigger than a read block."""
+"""The picker's session preview (pitui.store.stats): counts checked against a plain json parse
+(tests/helpers/stats_reading.py), bad lines, errors, the cache, and files bigger than a read
+block. The counts against pi itself are in tests/conformance/test_stats_vs_pi.py."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.stats_reading import (
+    DEMO,
+    FIXTURES,
+    NOT_SESSIONS,
+    READABLE,
+    ids,
+    message_of,
+    one_line,
+    plain_entries,
+    preview,
+    usage_sums,
+)
 
-import pitui.demo
 from devkit import builder as kit
 from pitui.store.js import iso_ms
 from pitui.store.reader import Session
@@ -25,150 +34,9 @@ from pitui.store.stats import (
     PROMPT_CHARS,
     PreviewCancelled,
     PreviewError,
-    SessionPreview,
     clear_preview_cache,
     session_preview,
 )
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-DEMO = sorted(Path(pitui.demo.__file__).resolve().parent.glob("sessions/*/*.jsonl"))
-NOT_SESSIONS = {"empty.jsonl", "foreign.jsonl", "header-id-not-string.jsonl", "v4-harness.jsonl"}
-READABLE = DEMO + sorted(p for p in FIXTURES.glob("*.jsonl") if p.name not in NOT_SESSIONS)
-FOR_PI = [p for p in READABLE if "cycle" not in p.name]  # pi loops forever on a parentId cycle
-V1 = {"v1.jsonl", "v1-index-shift.jsonl", "v1-index-forward.jsonl"}
-
-
-def ids(paths: list[Path]) -> list[str]:
-    return [p.name for p in paths]
-
-
-def preview(path: Path | str) -> SessionPreview:
-    return session_preview(str(path), use_cache=False)
-
-
-def one_line(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= PROMPT_CHARS else line[: PROMPT_CHARS - 1] + "…"
-
-
-# -- an independent reading: the standard library's json, line by line ---------------------------
-
-
-def plain_entries(path: Path) -> tuple[dict[str, Any], list[Any]]:
-    """The header and the entries as pi keeps them (bad lines, null lines and second headers out;
-    other JSON values kept), decoded with the standard library."""
-    text = path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff")
-    header = None
-    entries: list[Any] = []
-    for line in text.split("\n"):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if header is None:
-            header = value
-        elif value is not None and not (isinstance(value, dict) and value.get("type") == "session"):
-            entries.append(value)
-    assert isinstance(header, dict)
-    return header, entries
-
-
-def message_of(entry: Any) -> dict[str, Any] | None:
-    if isinstance(entry, dict) and entry.get("type") == "message" and isinstance(entry.get("message"), dict):
-        return entry["message"]
-    return None
-
-
-def text_of(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(b.get("text") or "" for b in content if isinstance(b, dict) and b.get("type") == "text")
-    return ""
-
-
-def usage_sums(entries: list[Any]) -> tuple[list[float], float, Counter[str]]:
-    tokens = [0.0, 0.0, 0.0, 0.0]
-    cost = 0.0
-    models: Counter[str] = Counter()
-    for entry in entries:
-        message = message_of(entry)
-        if message is None or message.get("role") != "assistant":
-            continue
-        models[f"{message.get('provider')}/{message.get('model')}"] += 1
-        usage = message.get("usage") or {}
-        for i, key in enumerate(("input", "output", "cacheRead", "cacheWrite")):
-            if type(usage.get(key)) in (int, float):
-                tokens[i] += usage[key]
-        total = (usage.get("cost") or {}).get("total")
-        if type(total) in (int, float):
-            cost += total
-    return tokens, cost, models
-
-
-# -- against pi ---------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def pi_open(oracle) -> dict[str, Any]:
-    return oracle.open_many(FOR_PI)
-
-
-@pytest.fixture(scope="module")
-def pi_list(oracle, tmp_path_factory) -> dict[str, dict[str, Any]]:
-    """pi's listing rows of every file pi can read, by file name."""
-    folder = tmp_path_factory.mktemp("listed")
-    for path in FOR_PI:
-        shutil.copyfile(path, folder / path.name)
-    return {Path(row["path"]).name: row for row in oracle.list(folder)}
-
-
-@pytest.mark.parametrize("path", FOR_PI, ids=ids(FOR_PI))
-def test_entries_tree_labels_and_name_as_pi_reads_them(path, pi_open):
-    pi = pi_open[str(path)]
-    if "error" in pi:
-        pytest.skip(f"pi cannot load it: {pi['error']}")
-    got = preview(path)
-    assert got.entries == len(pi["entryIds"])
-    assert got.messages == sum(1 for _, kind, _ in pi["entryIds"] if kind == "message")
-    assert got.name == pi["name"]
-    assert {label.target_id: label.text for label in got.labels} == pi["labels"]
-    children = pi["tree"]["children"]
-    distinct = {entry_id for entry_id, _, _ in pi["entryIds"]}
-    assert got.leaves == len(distinct - {k for k, kids in children.items() if kids})
-    assert got.branch_points == sum(1 for kids in children.values() if len(kids) > 1)
-    if path.name in V1:
-        assert got.leaf_id is None  # pi gives v1 entries new random ids: there is no id to show
-    else:
-        assert got.leaf_id == pi.get("leafId")
-    # The last prompt: the last user message with text on pi's path to the leaf.
-    _, entries = plain_entries(path)
-    assert len(entries) == len(pi["entryIds"])
-    position = {row[0]: index for index, row in enumerate(pi["entryIds"])}
-    texts = [text_of(m) for m in (message_of(entries[position[i]]) for i in pi["branch"])
-             if m is not None and m.get("role") == "user"]
-    texts = [t for t in texts if t]
-    assert got.last_prompt == (one_line(texts[-1]) if texts else None)
-
-
-@pytest.mark.parametrize("path", FOR_PI, ids=ids(FOR_PI))
-def test_listing_fields_as_pi_lists_them(path, pi_list):
-    row = pi_list.get(path.name)
-    if row is None:
-        pytest.skip("pi does not list it")
-    got = preview(path)
-    assert got.session_id == row["id"]
-    assert got.cwd == row["cwd"]
-    assert got.parent_session == row["parentSessionPath"]
-    assert iso_ms(got.created) == row["created"]
-    assert iso_ms(got.modified) == row["modified"]
-    assert got.messages == row["messageCount"]
-    first = row["firstMessage"]
-    assert got.first_prompt == (None if first == "(no messages)" else one_line(first))
-
 
 # -- against a plain reading ------------------------------------------------------------------
 
