@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
+import pitui
 from pitui.store.demo import install_demo
+
+# The terminal runs the pitui these tests import (``env -i`` would otherwise drop PYTHONPATH).
+PITUI_ROOT = str(Path(pitui.__file__).resolve().parents[1])
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -64,7 +68,7 @@ def terminal(tmp_path: Path, demo: Path) -> Iterator[Callable[..., Terminal]]:
     def start(*args: str) -> Terminal:
         env = {"PI_CODING_AGENT_DIR": str(demo), "HOME": str(tmp_path), "TERM": "xterm-256color",
                "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
-               "PATH": os.environ.get("PATH", "")}
+               "PATH": os.environ.get("PATH", ""), "PYTHONPATH": PITUI_ROOT}
         command = " ".join([*(f"{key}='{value}'" for key, value in env.items()), "exec", sys.executable, "-m",
                             "pitui", *args])
         term = Terminal(socket, "pitui")
