@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tools._pijson import dumps, line
+from devkit.pijson import dumps, line
+from pitui.store.ids import uuid7
 
 BASE62 = string.digits + string.ascii_letters
 
@@ -259,13 +260,9 @@ class Session:
     # ---- ids, clock -------------------------------------------------------------------------
 
     def uuid7(self) -> str:
-        """pi 0.73 session ids are UUIDv7: 48 bits of Unix ms, then random bits. The bit layout of
-        ``pitui.store.timefmt.uuid7``, which reads the system clock and ``os.urandom``; here the
-        time is the session's clock and the bits come from its seeded random source."""
-        value = (ms(self.t) << 80) | (0x7 << 76) | (self.rng.getrandbits(12) << 64)
-        value |= (0b10 << 62) | self.rng.getrandbits(62)
-        h = f"{value:032x}"
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        """pi 0.73 session ids are UUIDv7 (:func:`pitui.store.ids.uuid7`), here at the session's
+        clock, with the bits from its seeded random source."""
+        return uuid7(ms(self.t), (self.rng.getrandbits(12) << 62) | self.rng.getrandbits(62))
 
     def new_id(self) -> str:
         while True:

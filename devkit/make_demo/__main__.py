@@ -71,8 +71,8 @@ import tempfile
 from pathlib import Path
 
 from devkit.make_demo.sessions import cache, docker, fork, ratelimit, rel_path, slugs, units
+from devkit.oracle import pi_oracle
 from devkit.simulator import Session
-from tools._oracle import pi_oracle
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "pitui" / "demo"

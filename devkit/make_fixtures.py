@@ -1,0 +1,1182 @@
+#!/usr/bin/env python3
+# ruff: noqa: E501  (fixture text is data)
+"""Write the edge-case session files in tests/fixtures/ and their README table.
+
+    python -m devkit.make_fixtures            # (re)write tests/fixtures/*.jsonl and README.md
+    python -m devkit.make_fixtures --oracle   # also print what pi's SessionManager makes of each
+                                              # file (tests/oracle; never run on the cycle files)
+
+Each file is a few lines and shows one behaviour. The bytes are exact (BOM, CRLF, NUL, invalid
+UTF-8, torn lines), which is why they are generated rather than written by hand. Ids are
+readable 8-hex strings (``e0000003`` is the third entry), timestamps start at
+2026-01-05T10:00:00.000Z and count seconds. The table in README.md is generated from FIXTURES
+below, including the notes on what pi 0.73.1 does with each file (checked with ``--oracle``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from devkit.oracle import pi_oracle
+from devkit.pijson import dumps, line
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "fixtures"
+CWD = "/home/user/projects/fixture"
+T0 = datetime(2026, 1, 5, 10, 0, 0, tzinfo=UTC)
+MISSING: Any = object()  # a key left out (JavaScript undefined)
+
+
+def ts(sec: float) -> str:
+    t = T0 + timedelta(seconds=sec)
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
+
+def ms(sec: float) -> int:
+    return int((T0 + timedelta(seconds=sec)).timestamp() * 1000)
+
+
+def e(n: int) -> str:
+    """The id of entry n: 8 hex characters, readable."""
+    return f"e{n:07d}"
+
+
+def _clean(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if v is not MISSING}
+
+
+# ---- entry builders (pi's key order, §2.4 of the format reference) ---------------------------
+
+
+def header(sid: str = "0f6c1a52-3d4e-4b8a-9c21-7e5f0a1b2c3d", version: Any = 3, **extra: Any) -> dict[str, Any]:
+    return _clean({"type": "session", "version": version, "id": sid, "timestamp": ts(0), "cwd": CWD, **extra})
+
+
+def model_change(
+    i: str, parent: str | None, t: float, provider: str = "anthropic", model: str = "claude-sonnet-4-5"
+) -> dict:
+    return {
+        "type": "model_change",
+        "id": i,
+        "parentId": parent,
+        "timestamp": ts(t),
+        "provider": provider,
+        "modelId": model,
+    }
+
+
+def thinking(i: str, parent: str | None, t: float, level: str = "medium") -> dict:
+    return {"type": "thinking_level_change", "id": i, "parentId": parent, "timestamp": ts(t), "thinkingLevel": level}
+
+
+def message(i: str | None, parent: Any, t: Any, msg: dict) -> dict:
+    return _clean(
+        {
+            "type": "message",
+            "id": i,
+            "parentId": parent,
+            "timestamp": ts(t) if isinstance(t, int | float) else t,
+            "message": msg,
+        }
+    )
+
+
+def user_msg(text: Any, t: float) -> dict:
+    content = [{"type": "text", "text": text}] if isinstance(text, str) else text
+    return {"role": "user", "content": content, "timestamp": ms(t)}
+
+
+USAGE = {
+    "input": 3,
+    "output": 42,
+    "cacheRead": 2048,
+    "cacheWrite": 120,
+    "totalTokens": 2213,
+    "cost": {"input": 0.000009, "output": 0.00063, "cacheRead": 0.0006144, "cacheWrite": 0.00045, "total": 0.0017034},
+}
+
+
+def assistant_msg(
+    text: str | None,
+    t: float,
+    stop: str = "stop",
+    tool: tuple[str, str, dict] | None = None,
+    model: str = "claude-sonnet-4-5",
+) -> dict:
+    content: list[dict] = []
+    if text:
+        content.append({"type": "text", "text": text})
+    if tool:
+        content.append({"type": "toolCall", "id": tool[0], "name": tool[1], "arguments": tool[2]})
+    return {
+        "role": "assistant",
+        "content": content,
+        "api": "anthropic-messages",
+        "provider": "anthropic",
+        "model": model,
+        "usage": USAGE,
+        "stopReason": stop,
+        "timestamp": ms(t),
+    }
+
+
+def tool_result_msg(call: str, name: str, text: str, t: float, is_error: bool = False) -> dict:
+    return {
+        "role": "toolResult",
+        "toolCallId": call,
+        "toolName": name,
+        "content": [{"type": "text", "text": text}],
+        "isError": is_error,
+        "timestamp": ms(t),
+    }
+
+
+def user(i: str, parent: Any, t: float, text: Any) -> dict:
+    return message(i, parent, t, user_msg(text, t - 0.002))
+
+
+def assistant(i: str, parent: Any, t: float, text: str | None, **kw: Any) -> dict:
+    return message(i, parent, t, assistant_msg(text, t - 2, **kw))
+
+
+def label(i: str, parent: str | None, t: float, target: str, value: Any = MISSING) -> dict:
+    return _clean(
+        {"type": "label", "id": i, "parentId": parent, "timestamp": ts(t), "targetId": target, "label": value}
+    )
+
+
+def session_info(i: str, parent: str | None, t: float, name: Any) -> dict:
+    return _clean({"type": "session_info", "id": i, "parentId": parent, "timestamp": ts(t), "name": name})
+
+
+def compaction(
+    i: str,
+    parent: str | None,
+    t: float,
+    summary: str,
+    first_kept: Any = MISSING,
+    tokens: int = 48_210,
+    retained: Any = MISSING,
+) -> dict:
+    return _clean(
+        {
+            "type": "compaction",
+            "id": i,
+            "parentId": parent,
+            "timestamp": ts(t),
+            "summary": summary,
+            "firstKeptEntryId": first_kept,
+            "tokensBefore": tokens,
+            "details": {"readFiles": ["src/app.py"], "modifiedFiles": []},
+            "retainedTail": retained,
+        }
+    )
+
+
+def branch_summary(i: str, parent: str | None, t: float, from_id: str, summary: str, details: Any = MISSING) -> dict:
+    if details is MISSING:
+        details = {"readFiles": ["src/app.py"], "modifiedFiles": ["src/app.py"]}
+    return _clean(
+        {
+            "type": "branch_summary",
+            "id": i,
+            "parentId": parent,
+            "timestamp": ts(t),
+            "fromId": from_id,
+            "summary": summary,
+            "details": details,
+        }
+    )
+
+
+def custom(i: str, parent: str | None, t: float, ctype: str, data: Any = MISSING) -> dict:
+    return _clean(
+        {"type": "custom", "customType": ctype, "data": data, "id": i, "parentId": parent, "timestamp": ts(t)}
+    )
+
+
+def custom_message(
+    i: str, parent: str | None, t: float, ctype: str, content: Any, display: bool, details: Any = MISSING
+) -> dict:
+    return _clean(
+        {
+            "type": "custom_message",
+            "customType": ctype,
+            "content": content,
+            "display": display,
+            "details": details,
+            "id": i,
+            "parentId": parent,
+            "timestamp": ts(t),
+        }
+    )
+
+
+def lines(*objs: Any) -> bytes:
+    return b"".join(o if isinstance(o, bytes) else line(o) for o in objs)
+
+
+def start(n: int = 2) -> list[dict]:
+    """What a real pi file starts with: model_change and thinking_level_change (ids 1, 2)."""
+    out = [model_change(e(1), None, 0.01)]
+    if n > 1:
+        out.append(thinking(e(2), e(1), 0.012))
+    return out
+
+
+def chat(first: int, parent: str, t: float, pairs: int) -> list[dict]:
+    """``pairs`` user/assistant exchanges, ids first, first+1, ...; returns the entries."""
+    out = []
+    for k in range(pairs):
+        u, a = first + 2 * k, first + 2 * k + 1
+        out.append(user(e(u), parent, t + 20 * k, f"Question {k + 1}"))
+        out.append(assistant(e(a), e(u), t + 20 * k + 5, f"Answer {k + 1}"))
+        parent = e(a)
+    return out
+
+
+# ---- the fixtures ---------------------------------------------------------------------------
+
+FIXTURES: list[tuple[str, bytes, str, str]] = []  # (file, bytes, what it tests, pi 0.73.1 notes)
+
+
+def fixture(name: str, tests: str, pi: str = "") -> Any:
+    def deco(fn: Any) -> Any:
+        FIXTURES.append((name, fn(), tests, pi))
+        return fn
+
+    return deco
+
+
+@fixture(
+    "linear.jsonl",
+    "A plain linear v3 session: model and thinking level, a tool call and its result.",
+    "Path = all 6 entries; context user, assistant, toolResult, assistant.",
+)
+def _linear() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        user(e(3), e(2), 10, "What is in this folder?"),
+        assistant(e(4), e(3), 15, "Let me look.", stop="toolUse", tool=("toolu_01Lin", "bash", {"command": "ls"})),
+        message(e(5), e(4), 15.2, tool_result_msg("toolu_01Lin", "bash", "README.md\nsrc\ntests", 15.1)),
+        assistant(e(6), e(5), 20, "A README, the sources in `src/` and tests."),
+    )
+
+
+@fixture(
+    "branches-timestamp-order.jsonl",
+    "Four children of one entry, not in time order in the file: two with the same timestamp (stable order), one with a `+01:00` offset (sorts by instant, not by string). The leaf is on the second branch in the file.",
+    "Children of e0000004: e0000006 (10:00:40), e0000008 (11:00:50+01:00 = 10:00:50Z), e0000005 (10:01:40), e0000007 (10:01:40, after e0000005: stable). Leaf e0000010, path through e0000005.",
+)
+def _branches() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        user(e(3), e(2), 10, "Pick a name for the CLI."),
+        assistant(e(4), e(3), 20, "Some options: `wx`, `weather`, `forecast`."),
+        user(e(5), e(4), 100, "Call it `wx`."),
+        user(e(6), e(4), 40, "Call it `weather`."),
+        user(e(7), e(4), 100, "Call it `forecast`."),
+        message(e(8), e(4), "2026-01-05T11:00:50.000+01:00", user_msg("Call it `sky`.", 50)),
+        assistant(e(9), e(6), 45, "`weather` it is."),
+        assistant(e(10), e(5), 105, "`wx` it is."),
+    )
+
+
+@fixture(
+    "labels.jsonl",
+    'Labels set, changed, cleared (no `label` key), cleared with `""`, set again after a clear (moves to the end of pi\'s label map), and a label on a label entry. Label entries hang off the leaf of their time.',
+    'Labels: e0000003 `beginning`, e0000004 `answer again`, e0000011 `meta`; e0000005\'s `q2` is cleared by `""`. Leaf = the last label entry.',
+)
+def _labels() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 2),  # 3..6
+        label(e(11), e(6), 60, e(3), "start"),
+        label(e(12), e(11), 61, e(4), "answer"),
+        label(e(13), e(12), 62, e(3), "beginning"),
+        label(e(14), e(13), 63, e(4)),
+        user(e(15), e(14), 80, "Question 3"),
+        assistant(e(16), e(15), 85, "Answer 3"),
+        label(e(17), e(16), 90, e(5), "q2"),
+        label(e(18), e(17), 91, e(5), ""),
+        label(e(19), e(18), 92, e(4), "answer again"),
+        label(e(20), e(19), 93, e(11), "meta"),
+    )
+
+
+@fixture(
+    "label-missing-target.jsonl",
+    "A label whose target id is not in the file.",
+    "pi keeps it in its label map but no entry shows it: `labels` is {}.",
+)
+def _label_missing() -> bytes:
+    return lines(
+        header(), *start(), *chat(3, e(2), 10, 1), label(e(5), e(4), 30, "deadbeef", "ghost"), *chat(6, e(5), 40, 1)
+    )
+
+
+@fixture(
+    "compaction-first-kept.jsonl",
+    "A compaction with `firstKeptEntryId` on the path: summary, then the kept entries, then the entries after it.",
+    "Context: compactionSummary, e0000005..e0000008 (user, assistant, toolResult, assistant), then user, assistant.",
+)
+def _compaction_first_kept() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        user(e(5), e(4), 50, "Now run the tests."),
+        assistant(e(6), e(5), 55, None, stop="toolUse", tool=("toolu_01Cmp", "bash", {"command": "pytest -q"})),
+        message(e(7), e(6), 58, tool_result_msg("toolu_01Cmp", "bash", "3 passed in 0.12s", 57.9)),
+        assistant(e(8), e(7), 62, "All 3 tests pass."),
+        compaction(e(9), e(8), 90, "## Goal\nGet the tests green.", e(5)),
+        *chat(10, e(9), 120, 1),
+    )
+
+
+@fixture(
+    "compaction-first-kept-off-path.jsonl",
+    "A compaction whose `firstKeptEntryId` is on another branch: nothing before the compaction is kept.",
+    "Context: compactionSummary, then the two entries after it.",
+)
+def _compaction_off_path() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        user(e(5), e(4), 40, "Branch A"),
+        assistant(e(6), e(5), 45, "On branch A."),
+        user(e(7), e(4), 60, "Branch B"),
+        assistant(e(8), e(7), 65, "On branch B."),
+        compaction(e(9), e(8), 90, "Summary of branch B.", e(5)),
+        *chat(10, e(9), 120, 1),
+    )
+
+
+@fixture(
+    "compaction-no-first-kept.jsonl",
+    "A compaction without a `firstKeptEntryId` key (optional in the newer format) and without `retainedTail`.",
+    "Nothing before the compaction is kept: compactionSummary, user, assistant.",
+)
+def _compaction_no_first_kept() -> bytes:
+    return lines(
+        header(), *start(), *chat(3, e(2), 10, 2), compaction(e(7), e(6), 90, "Summary."), *chat(8, e(7), 120, 1)
+    )
+
+
+@fixture(
+    "compaction-retained-tail.jsonl",
+    "A compaction carrying a non-empty `retainedTail` (newer format, §4.4) that differs from the `firstKeptEntryId` range: the newer rule gives summary, the tail (1 message), then the entries after.",
+    "pi 0.73.1 ignores `retainedTail`: summary, e0000005, e0000006, then the entries after (context differs by design).",
+)
+def _retained_tail() -> bytes:
+    tail = [user_msg("Question 2 (kept in the checkpoint)", 39)]
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 2),
+        compaction(e(7), e(6), 90, "Summary of question 1.", e(5), retained=tail),
+        *chat(8, e(7), 120, 1),
+    )
+
+
+@fixture(
+    "compaction-retained-tail-empty.jsonl",
+    "A compaction with `retainedTail: []`: an empty list counts as present, so nothing before the compaction is kept (not even `firstKeptEntryId`'s range).",
+    "pi 0.73.1 ignores it and keeps e0000005, e0000006 (context differs by design).",
+)
+def _retained_tail_empty() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 2),
+        compaction(e(7), e(6), 90, "Summary of everything.", e(5), retained=[]),
+        *chat(8, e(7), 120, 1),
+    )
+
+
+@fixture(
+    "compaction-two.jsonl",
+    "Two compactions on one path: only the last one counts.",
+    "Context: the second summary, e0000011..e0000012, then the entries after it.",
+)
+def _compaction_two() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 2),  # 3..6
+        compaction(e(7), e(6), 90, "First summary.", e(5)),
+        *chat(8, e(7), 120, 2),  # 8..11
+        compaction(e(12), e(11), 200, "Second summary.", e(10)),
+        *chat(13, e(12), 220, 1),
+    )
+
+
+@fixture(
+    "compaction-two-overlapping.jsonl",
+    "The last compaction's `firstKeptEntryId` lies before the previous compaction, so the kept range contains a compaction entry (impossible for pi's own cut points).",
+    "pi 0.73.1 drops the inner compaction from the kept range; the newer rule would show it as a compactionSummary.",
+)
+def _compaction_overlap() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 2),
+        compaction(e(7), e(6), 90, "First summary.", e(5)),
+        *chat(8, e(7), 120, 1),
+        compaction(e(10), e(9), 200, "Second summary.", e(5)),
+        *chat(11, e(10), 220, 1),
+    )
+
+
+@fixture(
+    "branch-summary.jsonl",
+    "A `branch_summary` parented at the branch point (fromId = its parent), and later one with an empty summary, which adds nothing to the context.",
+    "Context: user, assistant, branchSummary, user, assistant, user, assistant (the empty one is skipped).",
+)
+def _branch_summary() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),  # 3, 4
+        *chat(5, e(4), 40, 1),  # 5, 6: the abandoned branch
+        branch_summary(
+            e(7),
+            e(4),
+            80,
+            e(4),
+            "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nTried a regex; too slow.",
+        ),
+        *chat(8, e(7), 100, 1),  # 8, 9
+        branch_summary(e(10), e(9), 140, e(9), "", details={"readFiles": [], "modifiedFiles": []}),
+        *chat(11, e(10), 160, 1),
+    )
+
+
+@fixture(
+    "branch-summary-root.jsonl",
+    'A `branch_summary` with `parentId: null` and `fromId: "root"` (summarising after navigating to before the first entry): a second root.',
+    "Roots: e0000001 and e0000005. Path e0000005..e0000007; thinking level `off` (the change is not on the path), model from the assistant.",
+)
+def _branch_summary_root() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        branch_summary(
+            e(5),
+            None,
+            60,
+            "root",
+            "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nAsked one question.",
+        ),
+        *chat(6, e(5), 80, 1),
+    )
+
+
+@fixture(
+    "custom.jsonl",
+    "`custom` entries (with and without `data`) and `custom_message` entries with string content (displayed, with details) and block content (text + image, hidden).",
+    "Context: user, custom (string), assistant, custom (blocks text, image), user, assistant; `custom` entries add nothing.",
+)
+def _custom() -> bytes:
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"
+    return lines(
+        header(),
+        *start(),
+        user(e(3), e(2), 10, "Start the timer."),
+        custom_message(e(4), e(3), 10.1, "timer", "Timer started at 10:00.", True, {"startedAt": ms(10)}),
+        custom(e(5), e(4), 10.2, "timer-state", {"running": True, "startedAt": ms(10)}),
+        assistant(e(6), e(5), 15, "Timer is running."),
+        custom(e(7), e(6), 16, "heartbeat"),
+        custom_message(
+            e(8),
+            e(7),
+            20,
+            "screenshot",
+            [{"type": "text", "text": "Current screen:"}, {"type": "image", "data": png, "mimeType": "image/png"}],
+            False,
+        ),
+        *chat(9, e(8), 40, 1),
+    )
+
+
+@fixture(
+    "session-info.jsonl",
+    "Two `session_info` entries: the later one wins although it is on an abandoned branch (names are per file, not per path); its name has spaces around it.",
+    "Name `Second name` (trimmed).",
+)
+def _session_info() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        session_info(e(5), e(4), 30, "First name"),
+        *chat(6, e(5), 40, 1),  # 6, 7
+        session_info(e(8), e(7), 60, "  Second name  "),
+        *chat(9, e(5), 80, 1),  # back on the first branch
+    )
+
+
+@fixture(
+    "session-info-cleared.jsonl",
+    'A name set and then cleared with `session_info` name `""`.',
+    "Name null (pi 0.73.1 lets the latest entry win, even when empty).",
+)
+def _session_info_cleared() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        session_info(e(5), e(4), 30, "Named"),
+        session_info(e(6), e(5), 40, ""),
+        *chat(7, e(6), 60, 1),
+    )
+
+
+def v1_entries(first_kept_index: int | None) -> list[Any]:
+    """A v1 session: no ids, no parentIds, the header carries the model."""
+    hdr = {
+        "type": "session",
+        "id": "6b1f0c2e-8a7d-4e3b-9f10-2c4d5e6f7a8b",
+        "timestamp": ts(0),
+        "cwd": CWD,
+        "provider": "anthropic",
+        "modelId": "claude-opus-4-5",
+        "thinkingLevel": "off",
+        "branchedFrom": "/home/user/.pi/agent/sessions/--home-user-projects-fixture--/2026-01-05T09-00-00-000Z_0a0b0c0d-0000-4000-8000-000000000000.jsonl",
+    }
+    out: list[Any] = [hdr]
+
+    def m(t: float, msg: dict) -> dict:
+        return {"type": "message", "timestamp": ts(t), "message": msg}
+
+    out += [
+        m(10, user_msg("Read the config.", 10)),  # index 1
+        m(
+            15,
+            assistant_msg(
+                None, 13, stop="toolUse", tool=("toolu_01V1", "read", {"path": "config.toml"}), model="claude-opus-4-5"
+            ),
+        ),  # 2
+        m(15.2, tool_result_msg("toolu_01V1", "read", "[server]\nport = 8080", 15.1)),  # 3
+        m(20, assistant_msg("The server listens on 8080.", 17, model="claude-opus-4-5")),  # 4
+        {"type": "thinking_level_change", "timestamp": ts(25), "thinkingLevel": "high"},  # 5
+        {"type": "model_change", "timestamp": ts(26), "provider": "anthropic", "modelId": "claude-sonnet-4-5"},  # 6
+        m(40, user_msg("Change it to 9090.", 40)),  # 7
+        m(45, assistant_msg("Done.", 43)),  # 8
+    ]
+    comp = {
+        "type": "compaction",
+        "timestamp": ts(60),
+        "summary": "Port changed from 8080 to 9090.",
+        "firstKeptEntryIndex": first_kept_index,
+        "tokensBefore": 12000,
+    }
+    out.append(comp)  # 9
+    out += [m(80, user_msg("Thanks.", 80)), m(85, assistant_msg("You're welcome.", 83))]
+    return out
+
+
+@fixture(
+    "v1.jsonl",
+    "A v1 file: header without `version` but with `provider`/`modelId`/`thinkingLevel`/`branchedFrom`, entries without `id`/`parentId`, a compaction with `firstKeptEntryIndex` 7 (the header is index 0).",
+    "Migrated in memory: one chain in file order with new random ids (compare by position); header version 3 with the legacy keys kept; firstKeptEntryIndex → the id of entry 7 (the user message `Change it to 9090.`).",
+)
+def _v1() -> bytes:
+    return lines(*v1_entries(7))
+
+
+@fixture(
+    "v1-index-shift.jsonl",
+    "A v1 file in which an entry before the compaction's target was damaged (its line no longer parses): `firstKeptEntryIndex` counts the parsed objects, so it now lands one entry later.",
+    "firstKeptEntryIndex 7 resolves to the assistant `Done.`, not the user message the writer meant: context compactionSummary, assistant, user, assistant.",
+)
+def _v1_shift() -> bytes:
+    objs = v1_entries(7)
+    damaged = dumps(objs[3])
+    damaged = damaged[:40] + "\x00\x00" + damaged[40:]  # NUL bytes inside the JSON text
+    return lines(*objs[:3], damaged.encode() + b"\n", *objs[4:])
+
+
+@fixture(
+    "v1-index-forward.jsonl",
+    "A v1 compaction whose `firstKeptEntryIndex` points after the compaction itself: the target has no id yet when the compaction is migrated.",
+    "`firstKeptEntryId` is left out, so nothing before the compaction is kept.",
+)
+def _v1_forward() -> bytes:
+    return lines(*v1_entries(10))
+
+
+@fixture(
+    "v2-hook-message.jsonl",
+    "A v2 file (ids present) with a message of role `hookMessage`, which migration renames to `custom`.",
+    "Header version 3; the message has role `custom` in the context; ids are kept.",
+)
+def _v2() -> bytes:
+    hook = {
+        "role": "hookMessage",
+        "customType": "git-status",
+        "content": "On branch main, clean.",
+        "display": True,
+        "timestamp": ms(12),
+    }
+    return lines(
+        header(version=2),
+        *start(),
+        user(e(3), e(2), 10, "Status?"),
+        message(e(4), e(3), 12, hook),
+        assistant(e(5), e(4), 15, "Clean."),
+    )
+
+
+@fixture(
+    "bad-lines.jsonl",
+    "Bad lines between good ones: plain text, a JSON object cut in the middle, a line of NUL bytes. They are skipped; the entries around them keep their parents.",
+    "3 lines skipped; path e0000001..e0000006.",
+)
+def _bad_lines() -> bytes:
+    cut = dumps(user(e(9), e(4), 31, "This entry was never finished"))[:60].encode()
+    return lines(
+        header(),
+        *start(),
+        b"this is not json\n",
+        *chat(3, e(2), 10, 1),
+        cut + b"\n",
+        b"\x00" * 48 + b"\n",
+        *chat(5, e(4), 40, 1),
+    )
+
+
+@fixture(
+    "torn-last-line.jsonl",
+    "The last line is cut in the middle of the JSON and has no newline (a writer died mid-append).",
+    "The torn line is skipped; leaf e0000004.",
+)
+def _torn_last() -> bytes:
+    torn = dumps(assistant(e(5), e(4), 40, "A long answer that was being written when the process was killed"))[:150]
+    return lines(header(), *start(), *chat(3, e(2), 10, 1)) + torn.encode()
+
+
+@fixture(
+    "torn-line-joined.jsonl",
+    "A torn line followed, on the same physical line, by a complete entry (the writer died without a newline, the next append continued the line), and then an entry whose parent is that complete entry.",
+    "pi loses the joined line entirely: e0000005 and e0000006 are gone, e0000007 becomes an orphan root, the path is only e0000007.",
+)
+def _torn_joined() -> bytes:
+    torn = dumps(user(e(5), e(4), 40, "The first attempt at this question"))[:90]
+    whole = dumps(user(e(6), e(4), 70, "The question again, after a restart"))
+    return (
+        lines(header(), *start(), *chat(3, e(2), 10, 1))
+        + (torn + whole + "\n").encode()
+        + lines(assistant(e(7), e(6), 75, "Here is the answer."))
+    )
+
+
+@fixture(
+    "self-parent.jsonl",
+    "An entry whose `parentId` is its own id (not on the leaf's path).",
+    "It is an extra root in the tree (roots e0000001, e0000005); path and context are unaffected.",
+)
+def _self_parent() -> bytes:
+    return lines(header(), *start(), *chat(3, e(2), 10, 1), custom(e(5), e(5), 20, "loop"), *chat(6, e(4), 40, 1))
+
+
+@fixture(
+    "cycle-2.jsonl",
+    "A 2-cycle in `parentId` (e0000004 ↔ e0000005) containing the leaf.",
+    "NOT COMPARABLE: pi 0.73.1 never returns on this file (its path walk has no cycle guard). Never give it to the oracle.",
+)
+def _cycle2() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        user(e(3), e(2), 10, "Hello"),
+        assistant(e(4), e(5), 15, "Hi."),
+        user(e(5), e(4), 20, "Loop?"),
+    )
+
+
+@fixture(
+    "cycle-3.jsonl",
+    "A 3-cycle in `parentId` (e0000004 → e0000006 → e0000005 → e0000004) containing the leaf.",
+    "NOT COMPARABLE: pi 0.73.1 never returns on this file. Never give it to the oracle.",
+)
+def _cycle3() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        user(e(3), e(2), 10, "Hello"),
+        assistant(e(4), e(6), 15, "Hi."),
+        user(e(5), e(4), 20, "Again"),
+        assistant(e(6), e(5), 25, "And again."),
+    )
+
+
+@fixture(
+    "cycle-self-leaf.jsonl",
+    "The last entry (the leaf) is its own parent.",
+    "NOT COMPARABLE: pi 0.73.1 never returns (the leaf's path walk loops). Never give it to the oracle.",
+)
+def _cycle_self() -> bytes:
+    return lines(header(), *start(), *chat(3, e(2), 10, 1), user(e(5), e(5), 30, "Me again"))
+
+
+@fixture(
+    "duplicate-ids.jsonl",
+    "Two entries with the same id (`e0000005`, once as a user message under e0000004 and once as another user message under e0000004 later); a child of each.",
+    "pi's index keeps the last one (the path goes through the second: ..., e0000004, e0000005, e0000007); its tree attaches the second node twice: e0000004 → [e0000005, e0000005], and e0000005 → [e0000006, e0000007].",
+)
+def _dup_ids() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        user(e(5), e(4), 30, "First version of the question"),
+        assistant(e(6), e(5), 35, "First answer."),
+        user(e(5), e(4), 50, "Second version of the question"),
+        assistant(e(7), e(5), 55, "Second answer."),
+    )
+
+
+@fixture(
+    "orphan.jsonl",
+    "Entries whose parent is not in the file (`0badf00d`).",
+    "The orphan is an extra root; the path starts at it (e0000005, e0000006); thinking level `off` (the change is not on the path).",
+)
+def _orphan() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        user(e(5), "0badf00d", 40, "Where did my parent go?"),
+        assistant(e(6), e(5), 45, "It is not in this file."),
+    )
+
+
+@fixture(
+    "missing-parentid-key.jsonl",
+    "An entry without a `parentId` key at all (not null): it behaves like an orphan.",
+    "An extra root; the path starts at it. (pi's entryIds show its parentId as null.)",
+)
+def _missing_parent_key() -> bytes:
+    u = user(e(5), None, 40, "No parentId key here")
+    del u["parentId"]
+    return lines(header(), *start(), *chat(3, e(2), 10, 1), u, assistant(e(6), e(5), 45, "Noted."))
+
+
+@fixture(
+    "bom.jsonl",
+    "A UTF-8 byte order mark before the header.",
+    "Loads normally (JavaScript's trim() removes the BOM).",
+)
+def _bom() -> bytes:
+    return b"\xef\xbb\xbf" + lines(header(), *start(), *chat(3, e(2), 10, 1))
+
+
+@fixture(
+    "crlf.jsonl",
+    "CRLF line endings throughout.",
+    "Loads normally (`\\r` before `\\n` is JSON whitespace).",
+)
+def _crlf() -> bytes:
+    return lines(header(), *start(), *chat(3, e(2), 10, 2)).replace(b"\n", b"\r\n")
+
+
+@fixture(
+    "unicode-separators.jsonl",
+    "U+2028, U+2029 and U+0085 raw inside JSON strings (not line breaks for JSONL), emoji incl. ZWJ sequences, combining marks and right-to-left text, in message text and in the session name.",
+    "Loads normally: 1 line per entry; name `Notes 👩‍💻 \\u2028 line`.",
+)
+def _unicode() -> bytes:
+    text = "Line one\u2028line two\u2029paragraph\u0085next — emoji 😀 👩‍💻 🇩🇪, é vs e\u0301, עברית"
+    return lines(
+        header(),
+        *start(),
+        user(e(3), e(2), 10, text),
+        assistant(e(4), e(3), 15, "Got it: 👍\u2028(with a separator)"),
+        session_info(e(5), e(4), 20, "Notes 👩‍💻 \u2028 line"),
+    )
+
+
+@fixture(
+    "lone-surrogate-escape.jsonl",
+    "JSON `\\ud83d` and `\\ude00` escapes that are not pairs (valid JSON; JavaScript accepts them, orjson rejects them), and a proper pair.",
+    "Loads normally; the message text and the name keep the lone surrogates.",
+)
+def _lone_surrogate() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        b'{"type":"message","id":"e0000003","parentId":"e0000002","timestamp":"'
+        + ts(10).encode()
+        + b'","message":{"role":"user","content":"broken emoji: \\ud83d and \\ude00, whole: \\ud83d\\ude00","timestamp":'
+        + str(ms(10)).encode()
+        + b"}}\n",
+        assistant(e(4), e(3), 15, "I see replacement characters."),
+        b'{"type":"session_info","id":"e0000005","parentId":"e0000004","timestamp":"'
+        + ts(20).encode()
+        + b'","name":"half \\ud83d"}\n',
+    )
+
+
+@fixture(
+    "invalid-utf8.jsonl",
+    "Bytes that are not UTF-8 inside JSON strings (in a message and in the session name): a lone 0xFF, an encoded surrogate ED A0 80, a cut 3-byte sequence E2 82, a cut 4-byte sequence F0 9F 98.",
+    "Each bad sequence becomes U+FFFD (ED A0 80 → three of them); the lines still parse. Name `caf\\ufffd \\ufffd\\ufffd\\ufffd`.",
+)
+def _invalid_utf8() -> bytes:
+    msg = (
+        b'{"type":"message","id":"e0000003","parentId":"e0000002","timestamp":"'
+        + ts(10).encode()
+        + b'","message":{"role":"user","content":"bad: \xff | \xed\xa0\x80 | \xe2\x82 | \xf0\x9f\x98 | ok \xc3\xa9","timestamp":'
+        + str(ms(10)).encode()
+        + b"}}\n"
+    )
+    name = (
+        b'{"type":"session_info","id":"e0000005","parentId":"e0000004","timestamp":"'
+        + ts(20).encode()
+        + b'","name":"caf\xe9 \xed\xa0\x80"}\n'
+    )
+    return lines(header(), *start(), msg, assistant(e(4), e(3), 15, "Some bytes were not UTF-8."), name)
+
+
+@fixture(
+    "empty.jsonl",
+    "A 0-byte file.",
+    "Not a session: pi 0.73.1 writes a fresh header (new id, its own cwd) into it when opened.",
+)
+def _empty() -> bytes:
+    return b""
+
+
+@fixture("header-only.jsonl", "Only the header line.", "Leaf null, empty tree and context.")
+def _header_only() -> bytes:
+    return lines(header())
+
+
+@fixture(
+    "whitespace-lines.jsonl",
+    "Empty lines, lines of spaces/tabs/`\\r`/NBSP/U+3000 (skipped), an entry indented with spaces and a tab (parses), and a label entry preceded by a NBSP, which JSON does not allow as whitespace.",
+    "The indented entry loads; the NBSP-prefixed label does not, so `labels` is {}.",
+)
+def _whitespace() -> bytes:
+    return lines(
+        header(),
+        b"\n",
+        *start(),
+        b"   \n",
+        b"\t\t\n",
+        b"\r\n",
+        b"  \t" + line(user(e(3), e(2), 10, "Indented line")),
+        "\u00a0\n".encode(),
+        "\u3000\n".encode(),
+        assistant(e(4), e(3), 15, "Fine."),
+        "\u00a0".encode() + line(label(e(5), e(4), 20, e(3), "nbsp")),
+        b"\n\n",
+    )
+
+
+@fixture(
+    "foreign.jsonl",
+    "Valid JSON lines that are not a pi session (a chat fine-tuning file): the first object is not a `session` header.",
+    "Not a session: pi 0.73.1 treats it as corrupt and overwrites it with a fresh header when opened.",
+)
+def _foreign() -> bytes:
+    return lines(
+        {
+            "messages": [
+                {"role": "system", "content": "You are terse."},
+                {"role": "user", "content": "2+2?"},
+                {"role": "assistant", "content": "4"},
+            ]
+        },
+        {"messages": [{"role": "user", "content": "Capital of France?"}, {"role": "assistant", "content": "Paris"}]},
+    )
+
+
+@fixture(
+    "garbage-first-line.jsonl",
+    "A garbage first line followed by a valid header: only the first *parsed* object must be a header.",
+    "Loads normally (the garbage line is skipped before the check).",
+)
+def _garbage_first() -> bytes:
+    return b"\x1b[31mcolour codes from a terminal paste\x1b[0m\n" + lines(header(), *start(), *chat(3, e(2), 10, 1))
+
+
+@fixture(
+    "header-id-not-string.jsonl",
+    "A header whose `id` is a number.",
+    'Not a session (pi requires `typeof id === "string"`); pi 0.73.1 would overwrite it.',
+)
+def _header_id_number() -> bytes:
+    h = header()
+    h["id"] = 12345
+    return lines(h, *start(), *chat(3, e(2), 10, 1))
+
+
+@fixture(
+    "v4-harness.jsonl",
+    'A file in the v4 harness format (`{"kind":"header","version":4}`, `seq` on every line, a persisted leaf).',
+    "Not a session for pi's v3 SessionManager; pi 0.73.1 would overwrite it.",
+)
+def _v4() -> bytes:
+    return lines(
+        {"kind": "header", "version": 4, "id": "019b8a3c-0e51-7d22-9a61-3f0e2b7c4d10", "createdAt": ts(0), "cwd": CWD},
+        {
+            "kind": "entry",
+            "seq": 1,
+            "entry": {
+                "type": "message",
+                "id": "a1b2c3d4",
+                "parentId": None,
+                "timestamp": ts(10),
+                "message": user_msg("Hello", 10),
+            },
+        },
+        {
+            "kind": "entry",
+            "seq": 2,
+            "entry": {
+                "type": "message",
+                "id": "b2c3d4e5",
+                "parentId": "a1b2c3d4",
+                "timestamp": ts(15),
+                "message": assistant_msg("Hi.", 13),
+            },
+        },
+        {
+            "kind": "entry",
+            "seq": 3,
+            "entry": {
+                "type": "leaf",
+                "id": "c3d4e5f6",
+                "parentId": "b2c3d4e5",
+                "timestamp": ts(16),
+                "targetId": "b2c3d4e5",
+            },
+        },
+    )
+
+
+@fixture(
+    "duplicate-header.jsonl",
+    "pi's old duplicate-header bug: the header and the first entries were written, then written again (same ids) together with the first assistant message.",
+    "The second header is skipped. pi's tree lists the duplicated nodes twice: roots [e0000001, e0000001], children e0000001 → [e0000002, e0000002], e0000002 → [e0000003, e0000003]; entryIds has 9 rows; the path is e0000001..e0000006.",
+)
+def _dup_header() -> bytes:
+    first = [header(), *start(), user(e(3), e(2), 10, "Hello")]
+    return lines(*first, *first, assistant(e(4), e(3), 15, "Hi."), *chat(5, e(4), 40, 1))
+
+
+@fixture(
+    "unknown-types.jsonl",
+    "Entry types pi does not know (`active_tools_change`, `system_prompt`, `leaf`) on the path, and messages with unknown roles (`developer`, `note`).",
+    "Unknown types are in the tree and path but add nothing to the context; unknown roles are passed through into the context.",
+)
+def _unknown() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        {"type": "active_tools_change", "id": e(3), "parentId": e(2), "timestamp": ts(5), "tools": ["read", "bash"]},
+        {
+            "type": "system_prompt",
+            "id": e(4),
+            "parentId": e(3),
+            "timestamp": ts(6),
+            "text": "You are a helpful assistant.",
+        },
+        user(e(5), e(4), 10, "Hello"),
+        message(e(6), e(5), 11, {"role": "developer", "content": "Be brief.", "timestamp": ms(11)}),
+        assistant(e(7), e(6), 15, "Hi."),
+        message(e(8), e(7), 16, {"role": "note", "text": "no content key", "timestamp": ms(16)}),
+        {"type": "leaf", "id": e(9), "parentId": e(8), "timestamp": ts(17), "targetId": e(7)},
+    )
+
+
+@fixture(
+    "null-content.jsonl",
+    "Messages whose `content` is null (user, assistant, toolResult).",
+    "Loads; the context keeps the three messages (with no text or blocks).",
+)
+def _null_content() -> bytes:
+    u = user(e(3), e(2), 10, "x")
+    u["message"]["content"] = None
+    a = assistant(e(4), e(3), 15, None, stop="toolUse", tool=("toolu_01Nul", "bash", {"command": "true"}))
+    a["message"]["content"] = None
+    r = message(e(5), e(4), 16, tool_result_msg("toolu_01Nul", "bash", "", 16))
+    r["message"]["content"] = None
+    return lines(header(), *start(), u, a, r, assistant(e(6), e(5), 20, "Done."))
+
+
+@fixture(
+    "message-null.jsonl",
+    "A `message` entry whose `message` is null, on the path.",
+    "pi 0.73.1 throws `TypeError: Cannot read properties of null (reading 'role')` while building the context: not loadable.",
+)
+def _message_null() -> bytes:
+    return lines(header(), *start(), *chat(3, e(2), 10, 1), message(e(5), e(4), 30, None), *chat(6, e(5), 40, 1))
+
+
+@fixture(
+    "non-object-lines.jsonl",
+    "Lines that are valid JSON but not objects: a number, a string, an array, `true` (between good entries).",
+    "pi keeps them as entries: entryIds has 10 rows (null id, type and parent for the 4 odd ones) and the tree has roots [e0000001, null, null, null, null]; the leaf is the last real entry, the path is unaffected.",
+)
+def _non_objects() -> bytes:
+    return lines(
+        header(),
+        *start(),
+        b"42\n",
+        *chat(3, e(2), 10, 1),
+        b'"a string"\n',
+        b"[1,2,3]\n",
+        b"true\n",
+        *chat(5, e(4), 40, 1),
+    )
+
+
+@fixture(
+    "null-line.jsonl",
+    "A line that is the JSON literal `null`.",
+    "pi 0.73.1 throws `TypeError: Cannot read properties of null (reading 'type')` while indexing: not loadable.",
+)
+def _null_line() -> bytes:
+    return lines(header(), *start(), *chat(3, e(2), 10, 1), b"null\n", *chat(5, e(4), 40, 1))
+
+
+@fixture(
+    "version-4-header.jsonl",
+    "A v3-style file whose header says `version: 4` (newer than pi knows).",
+    "Loaded as is (no migration for versions ≥ 3); the header keeps version 4.",
+)
+def _version4() -> bytes:
+    return lines(header(version=4), *start(), *chat(3, e(2), 10, 1))
+
+
+@fixture(
+    "invalid-timestamps.jsonl",
+    'Children whose `timestamp` is not a date (`"yesterday"`, `""`, missing, a number) next to valid ones: the children sort compares NaN.',
+    "Children of e0000004 in pi: e0000005, e0000006, e0000007, e0000008, e0000009, e0000011, e0000010 (V8's sort with NaN comparisons as 0: only e0000011/e0000010 move; a number is a valid date). Python's `sorted` with a cmp that returns 0 for NaN gives the same order.",
+)
+def _bad_ts() -> bytes:
+    def u(i: int, t: Any, text: str) -> dict:
+        m = user(e(i), e(4), 0, text)
+        if t is MISSING:
+            del m["timestamp"]
+        else:
+            m["timestamp"] = t
+        return m
+
+    return lines(
+        header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        u(5, ts(100), "valid, 10:01:40"),
+        u(6, "yesterday", "invalid string"),
+        u(7, ts(50), "valid, 10:00:50"),
+        u(8, "", "empty string"),
+        u(9, MISSING, "no timestamp key"),
+        u(10, ms(30), "a number (Unix ms, 10:00:30)"),
+        u(11, ts(20), "valid, 10:00:20"),
+        assistant(e(12), e(11), 60, "Answer to the last one."),
+    )
+
+
+# ---- output ---------------------------------------------------------------------------------
+
+README_HEAD = """# Session fixtures
+
+Small hand-made session files, one behaviour each, for the store and conformance tests.
+Generated by `python -m devkit.make_fixtures` (so that BOMs, CRLF, NUL bytes and invalid UTF-8 are
+exact): change the script, not the files. Ids are readable 8-hex strings (`e0000003` is the
+third entry), timestamps start at 2026-01-05T10:00:00.000Z.
+
+"pi 0.73.1" is what pi's own SessionManager makes of the file (`python -m devkit.make_fixtures --oracle`,
+or `tests/oracle`). Files whose name contains `cycle` must never be given to pi: it loops forever
+on them.
+
+| file | what it tests | pi 0.73.1 |
+|---|---|---|
+"""
+
+
+def write_all() -> None:
+    if OUT.exists():
+        for p in OUT.glob("*.jsonl"):
+            p.unlink()
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for name, data, tests, pi in FIXTURES:
+        (OUT / name).write_bytes(data)
+        esc = lambda s: s.replace("|", "\\|")  # noqa: E731
+        rows.append(f"| `{name}` | {esc(tests)} | {esc(pi)} |")
+    (OUT / "README.md").write_text(README_HEAD + "\n".join(rows) + "\n" + README_TAIL, encoding="utf-8")
+
+
+README_TAIL = """
+Notes on reading the table:
+
+- v1 files get new random ids when pi migrates them, so their ids can only be compared by
+  position. pi rewrites a v1/v2 file and overwrites a file it cannot read when it opens it: give
+  pi copies only.
+- For the two `retainedTail` files pi 0.73.1 and the newer rule (which pitui follows) differ in
+  `context.messages` by design; everything else must agree.
+- Surprises worth knowing: a torn line joined to a complete entry loses both (and orphans the
+  entry's children); a line `null` or a `message: null` entry makes pi throw; duplicate ids and
+  duplicated headers make pi's tree list the same node twice; a NBSP before a JSON object makes
+  the line unparsable although Python's `str.strip()` would remove it; orjson rejects the lone
+  surrogate escapes that JavaScript accepts.
+"""
+
+
+def oracle_report(path: Path) -> str:
+    oracle = pi_oracle()
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / path.name
+        shutil.copy(path, copy)
+        res = subprocess.run(
+            ["timeout", "20", "node", oracle, "open", str(copy)], capture_output=True, text=True, check=False
+        )
+    if res.returncode != 0:
+        last = (res.stderr.strip().splitlines() or ["?"])[0]
+        return f"ERROR (exit {res.returncode}): {last[:200]}"
+    got = json.loads(res.stdout)
+    ctx = got["context"]
+    msgs = ", ".join(m["role"] + (f"({m['text'][:20]!r})" if "text" in m else "") for m in ctx["messages"])
+    return (
+        f"header.version={got['header'].get('version')} header.id={str(got['header'].get('id'))[:8]} entries={len(got['entryIds'])} leaf={got['leafId']}\n"
+        f"    branch={got['branch']}\n    roots={got['tree']['roots']} children={got['tree']['children']}\n"
+        f"    labels={got['labels']} name={got['name']!r} model={ctx['model']} thinking={ctx['thinkingLevel']}\n"
+        f"    context=[{msgs}]"
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--oracle", action="store_true", help="print what pi makes of each file (not the cycles)")
+    args = ap.parse_args()
+    write_all()
+    print(f"{len(FIXTURES)} fixtures in {OUT.relative_to(ROOT)}")
+    if args.oracle:
+        for name, *_ in FIXTURES:
+            if "cycle" in name:
+                print(f"{name}: skipped (pi never returns on a cycle)")
+                continue
+            print(f"{name}: {oracle_report(OUT / name)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The session files the preview's counts are checked on, and an independent reading of them: the
+standard library's json, line by line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pitui.demo
+from pitui.store.stats import (
+    PROMPT_CHARS,
+    SessionPreview,
+    session_preview,
+)
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+DEMO = sorted(Path(pitui.demo.__file__).resolve().parent.glob("sessions/*/*.jsonl"))
+NOT_SESSIONS = {"empty.jsonl", "foreign.jsonl", "header-id-not-string.jsonl", "v4-harness.jsonl"}
+READABLE = DEMO + sorted(p for p in FIXTURES.glob("*.jsonl") if p.name not in NOT_SESSIONS)
+FOR_PI = [p for p in READABLE if "cycle" not in p.name]  # pi loops forever on a parentId cycle
+V1 = {"v1.jsonl", "v1-index-shift.jsonl", "v1-index-forward.jsonl"}
+
+
+def ids(paths: list[Path]) -> list[str]:
+    return [p.name for p in paths]
+
+
+def preview(path: Path | str) -> SessionPreview:
+    return session_preview(str(path), use_cache=False)
+
+
+def one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= PROMPT_CHARS else line[: PROMPT_CHARS - 1] + "…"
+
+
+# -- an independent reading: the standard library's json, line by line ---------------------------
+
+
+def plain_entries(path: Path) -> tuple[dict[str, Any], list[Any]]:
+    """The header and the entries as pi keeps them (bad lines, null lines and second headers out;
+    other JSON values kept), decoded with the standard library."""
+    text = path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff")
+    header = None
+    entries: list[Any] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if header is None:
+            header = value
+        elif value is not None and not (isinstance(value, dict) and value.get("type") == "session"):
+            entries.append(value)
+    assert isinstance(header, dict)
+    return header, entries
+
+
+def message_of(entry: Any) -> dict[str, Any] | None:
+    if isinstance(entry, dict) and entry.get("type") == "message" and isinstance(entry.get("message"), dict):
+        return entry["message"]
+    return None
+
+
+def text_of(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(b.get("text") or "" for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
+
+
+def usage_sums(entries: list[Any]) -> tuple[list[float], float, Counter[str]]:
+    tokens = [0.0, 0.0, 0.0, 0.0]
+    cost = 0.0
+    models: Counter[str] = Counter()
+    for entry in entries:
+        message = message_of(entry)
+        if message is None or message.get("role") != "assistant":
+            continue
+        models[f"{message.get('provider')}/{message.get('model')}"] += 1
+        usage = message.get("usage") or {}
+        for i, key in enumerate(("input", "output", "cacheRead", "cacheWrite")):
+            if type(usage.get(key)) in (int, float):
+                tokens[i] += usage[key]
+        total = (usage.get("cost") or {}).get("total")
+        if type(total) in (int, float):
+            cost += total
+    return tokens, cost, models

@@ -1,0 +1,259 @@
+"""The picker while it loads, when there is nothing or something bad to show, and while the files
+change on disk."""
+
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import pytest
+from helpers.apps import (
+    demo_app,
+    header_lines,
+    listing,
+    picker,
+    picker_app,
+    row_lines,
+    selected_title,
+    titles,
+)
+from helpers.pilot import screen_lines, screen_text, settle, type_text, until
+from helpers.sessions import CWD, KIT_NOW, family, kit_folder, session
+
+from devkit.builder import header, lines, msg
+from pitui.store.catalog import Catalog
+from pitui.ui.screens.picker import PickerScreen
+
+# -- building apps and looking at the screen: tests/helpers (apps, pilot, sessions) ------------------
+
+
+# -- loading, empty states, bad input --------------------------------------------------------------
+
+
+async def test_empty_states(tmp_path):
+    agent, _ = kit_folder(tmp_path)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(99, 20)) as pilot:  # no preview: the whole width for the list
+        await settle(pilot)
+        assert row_lines(app)[0] == "  No sessions in current folder. Press tab to view all."
+        assert " ".join(line.strip() for line in row_lines(app)[1:]) == f"Looked in {agent}/sessions/--home-me-proj--"
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert row_lines(app) == [
+            "  No named sessions in current folder. Press ctrl+n to show all, or tab to view all."]
+        await pilot.press("tab")
+        await settle(pilot)
+        assert row_lines(app) == ["  No named sessions found. Press ctrl+n to show all."]
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert row_lines(app) == ["  No sessions found", f"  Looked in {agent}/sessions"]
+
+
+async def test_cached_rows_show_at_once_and_progress_while_listing(tmp_path, monkeypatch):
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    Catalog(str(agent), cache_dir=str(tmp_path / "cache")).list(CWD)  # an earlier run's cache
+    session(folder, "new", "Made since the last run", n=90)
+    release = threading.Event()
+    real = Catalog.list
+
+    def slow(self: Catalog, cwd: str, session_dir: str | None = None, on_progress: Any = None) -> Any:
+        if on_progress:
+            on_progress(2, 6)
+        release.wait(30)
+        return real(self, cwd, session_dir, on_progress)
+
+    monkeypatch.setattr(Catalog, "list", slow)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(100, 20)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if len(listing(app).rows) == 5 and "Loading 2/6" in header_lines(app)[0]:
+                break
+        assert len(listing(app).rows) == 5  # the cached rows, before any file was read
+        assert "○ Current Folder | Loading 2/6" in header_lines(app)[0]
+        release.set()
+        await settle(pilot)
+        assert len(listing(app).rows) == 6
+        assert "Made since the last run" in titles(app)
+        assert "Loading" not in screen_text(app)
+
+
+async def test_loading_says_so_instead_of_no_sessions(tmp_path, monkeypatch):
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    release = threading.Event()
+    real = Catalog.list
+
+    def slow(self: Catalog, *args: Any, **kwargs: Any) -> Any:
+        release.wait(30)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Catalog, "list", slow)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(100, 20)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.01)
+            if row_lines(app):
+                break
+        assert row_lines(app) == ["  Loading sessions…"]
+        assert "Loading ..." in header_lines(app)[0]
+        release.set()
+        await settle(pilot)
+        assert len(listing(app).rows) == 5
+
+
+async def test_unreadable_and_foreign_files_are_counted_not_fatal(tmp_path):
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    (folder / "foreign.jsonl").write_text('{"hello": "world"}\n')
+    (folder / "garbage.jsonl").write_bytes(b"\x00\xff not json\n")
+    (folder / "empty.jsonl").write_bytes(b"")
+    (folder / "dir.jsonl").mkdir()
+    (folder / "notes.txt").write_text("ignored")
+    with (folder / "torn.jsonl").open("wb") as handle:
+        handle.write(lines(header(cwd=CWD, id="torn"), msg("t1", None, "user", "a torn session")) + b'{"type":"mess')
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await settle(pilot)
+        assert "a torn session" in titles(app)
+        assert len(listing(app).rows) == 6
+        assert "4 files skipped" in screen_lines(app)[-1]
+        await pilot.press("f2")
+        await type_text(pilot, "skipped")
+        await pilot.press("enter")
+        await settle(pilot)
+        (note,) = [n for n in app._notifications if n.title == "4 files skipped"]
+        assert note.message.splitlines() == [
+            "dir.jsonl: not a file",
+            "empty.jsonl: not a session file: no line parses as JSON",
+            "foreign.jsonl: not a session file: the first line is not a session header",
+            "garbage.jsonl: not a session file: no line parses as JSON",
+        ]
+
+
+async def test_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    real = os.listdir
+
+    def denied(path: Any) -> Any:
+        if os.fspath(path) == str(folder):
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(os, "listdir", denied)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await settle(pilot)
+        assert row_lines(app)[0] == "  No sessions in current folder. Press tab to view all."
+        assert "1 file skipped" in screen_lines(app)[-1]
+
+
+async def test_a_file_that_vanishes_before_its_preview_is_a_message(tmp_path, monkeypatch):
+    agent, folder = kit_folder(tmp_path)
+    paths = family(folder)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(120, 20)) as pilot:
+        await settle(pilot)
+        paths["lone"].unlink()
+        await pilot.press(*["down"] * 4)
+        await settle(pilot)
+        assert selected_title(app) == "Unrelated: fix the CI cache"
+        assert "The session file no longer exists." in screen_text(app)
+
+
+# -- live updates ----------------------------------------------------------------------------------
+
+
+async def test_the_list_follows_the_disk(tmp_path, monkeypatch):
+    monkeypatch.setattr(PickerScreen, "WATCH_DEBOUNCE_MS", 50)
+    agent, folder = kit_folder(tmp_path)
+    paths = family(folder)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW, watch=True)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "down", "down")
+        assert selected_title(app) == "Recursive descent"
+
+        # appears
+        newest = session(folder, "newest", "A session pi just started", n=100)
+        # Touched until its event arrives: the first write may come before the watcher is ready.
+        await until(pilot, lambda: "A session pi just started" in titles(app), poke=lambda: os.utime(newest))
+        assert selected_title(app) == "Recursive descent"
+
+        # grows: pi appends a message
+        with paths["b"].open("ab") as handle:
+            handle.write(lines(msg("grow0001", "fork0000", "user", "one more", n=200)))
+        await until(pilot, lambda: any(row.info.message_count == 2 and row.path == str(paths["b"])
+                                       for row in listing(app).rows))
+        assert selected_title(app) == "Recursive descent"
+
+        # goes away
+        paths["lone"].unlink()
+        await until(pilot, lambda: "Unrelated: fix the CI cache" not in titles(app))
+        assert selected_title(app) == "Recursive descent"
+        assert len(listing(app).rows) == 5
+
+
+def test_no_watch_means_no_watcher(tmp_path):
+    app = demo_app(tmp_path)
+    assert app.watch_files is False
+
+
+@pytest.mark.parametrize("width", [60, 80])
+async def test_narrow_terminals_hide_the_preview(tmp_path, width):
+    app = demo_app(tmp_path)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        assert picker(app).query_one("#picker-preview").display is False
+        assert row_lines(app)[0].startswith("› I want a")
+
+
+def test_real_paths_equal_os_realpath(tmp_path):
+    from pitui.store.paths import real_path_cached
+
+    real = tmp_path / "real" / "sub"
+    real.mkdir(parents=True)
+    (real / "f.jsonl").write_text("")
+    os.symlink(tmp_path / "real", tmp_path / "lnk")
+    os.symlink("sub/f.jsonl", tmp_path / "real" / "rel.jsonl")
+    os.symlink(real / "f.jsonl", tmp_path / "abs.jsonl")
+    os.symlink(tmp_path / "lnk" / "rel.jsonl", tmp_path / "chain.jsonl")
+    os.symlink("../sub/f.jsonl", real / "up.jsonl")
+    os.symlink("loop2", tmp_path / "loop1")
+    os.symlink("loop1", tmp_path / "loop2")
+    os.symlink("missing", tmp_path / "dangling")
+    names = ["lnk/sub/f.jsonl", "lnk/rel.jsonl", "abs.jsonl", "chain.jsonl", "lnk/sub/up.jsonl",
+             "real/sub/../sub/f.jsonl", "lnk/", "loop1", "dangling", "nope", "real//sub/f.jsonl"]
+    folders: dict[str, str] = {}
+    for path in [str(tmp_path / name) for name in names] + ["relative/x.jsonl"]:
+        try:
+            expected = os.path.realpath(path, strict=True)
+        except OSError as error:
+            expected = type(error).__name__
+        try:
+            got = real_path_cached(path, folders)
+        except OSError as error:
+            got = type(error).__name__
+        assert got == expected, path
+
+
+async def test_a_listing_that_fails_says_why_and_stops_saying_loading(tmp_path, monkeypatch):
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+
+    def broken(self, *args, **kwargs):
+        raise OSError("input/output error")
+
+    monkeypatch.setattr(Catalog, "list", broken)
+    monkeypatch.setattr(Catalog, "cached_list", lambda self, *a, **k: None, raising=False)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(140, 24)) as pilot:
+        await settle(pilot)
+        lines = header_lines(app)
+        assert "Failed to load sessions: OSError: input/output error" in lines[1]
+        assert "Loading" not in lines[0]
+        assert "◉ Current Folder" in lines[0]
