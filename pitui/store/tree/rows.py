@@ -16,6 +16,7 @@ from typing import Any
 
 from pitui.store.content import extract_content, format_tool_call, tool_call_map_entries
 from pitui.store.js import (
+    MISSING,
     js_date_value,
     js_head,
     js_join_value,
@@ -26,8 +27,8 @@ from pitui.store.js import (
     js_trim,
     js_truthy,
 )
-from pitui.store.jsonl import MISSING
-from pitui.store.reader import FileChangedError, Session
+from pitui.store.model import FileChangedError
+from pitui.store.reader import Session
 from pitui.store.tree.structure import Layout, TreeStructure
 
 __all__ = ["RowText", "TreeRows", "describe_entry"]
