@@ -158,7 +158,7 @@ class TreeRows:
             gutter_at: dict[int, bool] = {}
             for position, show in gutters:
                 gutter_at.setdefault(position, show)  # pi takes the first gutter at a level
-            cells = "".join("   " if (show := gutter_at.get(at)) is None else "│  " if show else "   "
+            cells = "".join("   " if (shown := gutter_at.get(at)) is None else "│  " if shown else "   "
                             for at in range(levels))
             cached = self._gutter_cache[key] = (gutters, cells, levels - 1 in gutter_at)
         return cached[1], cached[2]
