@@ -11,9 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitui.store.js import js_head, js_join_value, js_len, js_minus, js_or, js_plus, js_string, js_trim, js_truthy
-from pitui.store.jsonl import MISSING, dumps
-from pitui.store.reader import Entry
+from pitui.store.js import (
+    MISSING,
+    js_head,
+    js_join_value,
+    js_len,
+    js_minus,
+    js_or,
+    js_plus,
+    js_string,
+    js_trim,
+    js_truthy,
+)
+from pitui.store.jsonl import dumps
+from pitui.store.model import Entry
 
 __all__ = ["extract_content", "extract_user_message_text", "format_tool_call", "get_searchable_text",
            "text_blocks", "tool_call_map_entries"]

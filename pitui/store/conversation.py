@@ -371,7 +371,8 @@ def _text(value: Any) -> str:
 def _count(value: Any) -> int:
     kind = type(value)  # exact types: a JSON true is not 1 token
     if kind is int:
-        return value
+        count: int = value
+        return count
     if kind is float and value == value:  # not NaN
         return int(value)
     return 0
@@ -380,7 +381,8 @@ def _count(value: Any) -> int:
 def _int_or_none(value: Any) -> int | None:
     kind = type(value)
     if kind is int:
-        return value
+        count: int = value
+        return count
     if kind is float and value == value:
         return int(value)
     return None
@@ -394,7 +396,7 @@ def _usage(value: Any) -> Usage | None:
     counts = (_count(get("input")), _count(get("output")), _count(get("cacheRead")), _count(get("cacheWrite")))
     total = _int_or_none(get("totalTokens"))
     cost = get("cost")
-    dollars = cost.get("total") if type(cost) is dict else None
+    dollars: Any = cost.get("total") if type(cost) is dict else None  # any JSON value
     return Usage(*counts, sum(counts) if total is None else total,
                  float(dollars) if type(dollars) in (int, float) and dollars == dollars else 0.0)
 

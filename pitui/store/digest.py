@@ -73,7 +73,7 @@ def abandoned_entries(session: Session, old_leaf: Any, target_id: Any) -> list[E
             parent = entry.parent_id
             walkers[side] = by_id.get(parent) if parent is not None and parent is not MISSING else None
     left: list[Entry] = []
-    entry: Entry | None = old
+    entry = old
     visited: set[int] = set()
     while entry is not None and entry is not common and id(entry) not in visited:
         visited.add(id(entry))

@@ -234,7 +234,7 @@ class TokenMatcher:
         :meth:`start_from` it), to start from."""
         if before is not None and (suffix := self._extend_last) is not None:
             _, q, swapped = self._preps[-1]
-            head = before[1]
+            head: float = before[1]
             # The last token's fields: ok, score, matched as typed, raw score, last, consecutive.
             typed = before[-4] and len(q) <= len(tl)
             r = _advance(suffix, tl, before[-3], before[-2], before[-1]) if typed else None
@@ -249,7 +249,7 @@ class TokenMatcher:
             return None
         plan = self._plan if before is not None else None
         total: float = 0
-        head: float = 0
+        head = 0
         fields: list[Any] = []
         collapsed: str | None = None
         last = len(self._preps) - 1

@@ -13,7 +13,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -109,7 +109,8 @@ def iter_lines(source: bytes | int, start: int = 0, end: int | None = None, numb
     """
     if type(source) is int:
         return _file_lines(source, start, end, number, blanks, before_block, block)
-    return _buffer_lines(source, start, len(source) if end is None else end, number, base_offset, blanks)
+    data = cast(bytes, source)  # not exactly an int, so the buffer (mypy still expects an int subclass)
+    return _buffer_lines(data, start, len(data) if end is None else end, number, base_offset, blanks)
 
 
 def _buffer_lines(data: bytes, start: int, end: int, number: int, base_offset: int,

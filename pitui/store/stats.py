@@ -227,10 +227,13 @@ def _os_reason(error: OSError) -> str:
 def _number(value: Any) -> int | float:
     """A usage figure: a finite JSON number, else 0 (a file may hold anything there)."""
     kind = type(value)
+    number: int | float
     if kind is int:
-        return value
+        number = value
+        return number
     if kind is float and math.isfinite(value):
-        return value
+        number = value
+        return number
     return 0
 
 
@@ -280,7 +283,7 @@ class _Scan:
         self.users: dict[Any, tuple[int, int]] = {}  # id -> (offset, length) of a user message line
         self.roles: Counter[str] = Counter()
         self.models: Counter[tuple[str, str]] = Counter()
-        self.tokens = [0, 0, 0, 0]
+        self.tokens: list[int | float] = [0, 0, 0, 0]
         self.cost: int | float = 0
         self.labels: dict[Any, tuple[Any, Any, int]] = {}  # target -> (label, entry timestamp, order)
         self.name: str | None = None

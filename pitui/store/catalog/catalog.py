@@ -11,6 +11,7 @@ the optional full-text index :mod:`pitui.store.catalog.index`.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import math
 import os
@@ -18,7 +19,7 @@ import sqlite3
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pitui.store.catalog import index
 from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, repack_rows
@@ -37,9 +38,11 @@ from pitui.store.catalog.search import WARM_UP_BATCH, CatalogSearch
 from pitui.store.catalog.workers import POOL_ERRORS, Job, Outcome, scan_in_pool, scan_job, worker_count
 from pitui.store.paths import agent_dir as default_agent_dir
 from pitui.store.paths import default_session_dir, session_dir_for, sessions_root
-from pitui.store.query import has_session_name, order_indexes, parse_search_query
+from pitui.store.query import SortMode, has_session_name, order_indexes, parse_search_query
 
 __all__ = ["Catalog"]
+
+T = TypeVar("T")
 
 # Scan results written per transaction: few enough that a reader of the cache (another pitui)
 # waits for one batch, many enough that committing costs little.
@@ -91,14 +94,14 @@ class Catalog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _retrying(self, fn: Callable[[], Any]) -> Any:
+    def _retrying(self, fn: Callable[[], T]) -> T:
         return self._db.retrying(fn)
 
     # -- listing ----------------------------------------------------------------------------
 
     def list(
         self, cwd: str, session_dir: str | None = None, on_progress: ProgressFn | None = None
-    ) -> list[SessionInfo]:
+    ) -> builtins.list[SessionInfo]:
         """pi's ``SessionManager.list``: the sessions of the folder pi uses for ``cwd``.
 
         A custom folder (``session_dir``, ``$PI_CODING_AGENT_SESSION_DIR``) holds sessions of any
@@ -118,7 +121,7 @@ class Catalog:
             return default, False
         return folder, os.path.normpath(os.path.abspath(folder)) != os.path.normpath(default)
 
-    def list_dir(self, folder: str, on_progress: ProgressFn | None = None) -> list[SessionInfo]:
+    def list_dir(self, folder: str, on_progress: ProgressFn | None = None) -> builtins.list[SessionInfo]:
         """Every session in one folder (pi 0.73.1's ``list(cwd, dir)``), ``modified`` first."""
         self.problems = []
         files = self._folder_files(folder)
@@ -127,7 +130,7 @@ class Catalog:
             self._forget_missing(folder, 1, files)
         return infos
 
-    def list_all(self, on_progress: ProgressFn | None = None) -> list[SessionInfo]:
+    def list_all(self, on_progress: ProgressFn | None = None) -> builtins.list[SessionInfo]:
         """pi's ``SessionManager.listAll``: the sessions in every folder directly under
         ``<agent>/sessions`` (not files directly in it, not custom folders)."""
         self.problems = []
@@ -147,7 +150,7 @@ class Catalog:
 
     # -- the cached rows alone ---------------------------------------------------------------
 
-    def cached_list(self, cwd: str, session_dir: str | None = None) -> list[SessionInfo]:
+    def cached_list(self, cwd: str, session_dir: str | None = None) -> builtins.list[SessionInfo]:
         """The rows :meth:`list` gave last time, from the cache alone: no folder or file is
         looked at, so this is instant whatever the number of sessions. Files changed, added or
         removed since are not seen; :meth:`list` is the truth. For showing a list at once."""
@@ -155,15 +158,15 @@ class Catalog:
         infos = self._cached_under(folder, depth=1)
         return _of_project(infos, cwd) if shared else infos
 
-    def cached_dir(self, folder: str) -> list[SessionInfo]:
+    def cached_dir(self, folder: str) -> builtins.list[SessionInfo]:
         """:meth:`list_dir` as last cached (see :meth:`cached_list`)."""
         return self._cached_under(folder, depth=1)
 
-    def cached_all(self) -> list[SessionInfo]:
+    def cached_all(self) -> builtins.list[SessionInfo]:
         """:meth:`list_all` as last cached (see :meth:`cached_list`)."""
         return self._cached_under(sessions_root(self.agent_dir), depth=2)
 
-    def _cached_under(self, folder: str, depth: int) -> list[SessionInfo]:
+    def _cached_under(self, folder: str, depth: int) -> builtins.list[SessionInfo]:
         """Cached session rows of files ``depth`` levels below ``folder`` (1: its files, 2: the
         files of its subfolders), ``modified`` first, as the listing orders them."""
         prefix, upper = _path_range(folder)
@@ -211,7 +214,7 @@ class Catalog:
 
         self._retrying(work)
 
-    def _folder_files(self, folder: str) -> list[str]:
+    def _folder_files(self, folder: str) -> builtins.list[str]:
         try:
             names = sorted(name for name in os.listdir(folder) if name.endswith(".jsonl"))
         except FileNotFoundError:
@@ -221,10 +224,10 @@ class Catalog:
             return []
         return [os.path.join(folder, name) for name in names]
 
-    def _list_paths(self, paths: Sequence[str], on_progress: ProgressFn | None) -> list[SessionInfo]:
+    def _list_paths(self, paths: Sequence[str], on_progress: ProgressFn | None) -> builtins.list[SessionInfo]:
         return self._retrying(lambda: self._list_paths_once(paths, on_progress))
 
-    def _list_paths_once(self, paths: Sequence[str], on_progress: ProgressFn | None) -> list[SessionInfo]:
+    def _list_paths_once(self, paths: Sequence[str], on_progress: ProgressFn | None) -> builtins.list[SessionInfo]:
         conn = self._db.conn()
         total = len(paths)
         loaded = 0
@@ -294,7 +297,7 @@ class Catalog:
         infos.sort(key=_modified_key)
         return infos
 
-    def _run_jobs(self, jobs: list[Job], job_bytes: int) -> Iterator[tuple[str, Outcome]]:
+    def _run_jobs(self, jobs: builtins.list[Job], job_bytes: int) -> Iterator[tuple[str, Outcome]]:
         workers = self.workers
         if workers is None:
             workers = worker_count(job_bytes, len(jobs))
@@ -317,7 +320,7 @@ class Catalog:
     def _store(
         self,
         conn: sqlite3.Connection,
-        outcomes: list[tuple[str, Outcome]],
+        outcomes: builtins.list[tuple[str, Outcome]],
         old_sids: dict[str, tuple[int, int, int]],
         results: dict[str, SessionInfo | None],
         problems: dict[str, str],
@@ -329,7 +332,7 @@ class Catalog:
                 if kind != "ok":
                     problems[path] = value
                     if path in old_sids:
-                        self._drop_session(conn, old_sids[path][0], old_sids[path][2])
+                        self._drop_session(conn, old_sids[path][0], bool(old_sids[path][2]))
                     continue
                 result, resumed = value
                 info = result.final.info(path, result.size, result.mtime_ns)
@@ -337,7 +340,6 @@ class Catalog:
                 if info is None:
                     problems[path] = result.final.reason() or "not a session file"
                 old = old_sids.get(path)
-                sid = old[0] if old else None
                 indexed = bool(old and old[2])
                 final = result.final
                 values = (
@@ -353,7 +355,7 @@ class Catalog:
                     result.state.to_blob(), result.check,
                 )
                 packed = result.packed or (pack_rows(result.rows) if result.rows else None)
-                if sid is None:
+                if old is None:
                     sid = conn.execute(
                         "INSERT INTO sessions(path, size, mtime_ns, ino, dev, ok, reason, id, cwd, name, parent,"
                         " created, modified, count, first, state, chk) VALUES"
@@ -363,6 +365,7 @@ class Catalog:
                     if packed is not None:
                         conn.execute("INSERT INTO texts(sid, meta, text) VALUES (?,?,?)", (sid, *packed))
                 else:
+                    sid = old[0]
                     conn.execute(
                         "UPDATE sessions SET path=?, size=?, mtime_ns=?, ino=?, dev=?, ok=?, reason=?, id=?,"
                         " cwd=?, name=?, parent=?, created=?, modified=?, count=?, first=?, state=?, chk=?"
@@ -404,7 +407,7 @@ class Catalog:
 
     # -- text and search ---------------------------------------------------------------------
 
-    def messages(self, info: SessionInfo | str) -> list[tuple[str | None, str, str]]:
+    def messages(self, info: SessionInfo | str) -> builtins.list[tuple[str | None, str, str]]:
         """The texts pi searches in, one per user/assistant message with text, in file order:
         ``(entry id, role, text)``. Empty for a file that was never listed."""
         path = info if isinstance(info, str) else info.path
@@ -428,11 +431,11 @@ class Catalog:
         self,
         query: str,
         scope: Iterable[SessionInfo | str] | None = None,
-        mode: str = "relevance",
+        mode: SortMode = "relevance",
         name_filter: str = "all",
         snippets: int | None = 50,
         cancelled: Callable[[], bool] | None = None,
-    ) -> list[SearchHit]:
+    ) -> builtins.list[SearchHit]:
         """pi's ``/resume`` search over ``scope`` (listed sessions, or paths; None: ``list_all``).
 
         Matches, scores and order are pi's (``filterAndSortSessions``): ``mode`` is
@@ -452,22 +455,26 @@ class Catalog:
         else:
             items = list(scope)
             want = [item for item in items if isinstance(item, str)]
-            found = {info.path: info for info in self._list_paths(want, None)} if want else {}
-            infos = [found.get(item) if isinstance(item, str) else item for item in items]
-            infos = [info for info in infos if info is not None]
+            by_path = {info.path: info for info in self._list_paths(want, None)} if want else {}
+            listed = [by_path.get(item) if isinstance(item, str) else item for item in items]
+            infos = [info for info in listed if info is not None]
         if name_filter == "named":
             infos = [info for info in infos if has_session_name(info)]
         if parsed.empty:
             return [SearchHit(info, 0) for info in infos]
         found, scores, sids = self._retrying(lambda: self._match(infos, parsed, cancelled))
         hits = []
-        for n, i in enumerate(order_indexes(scores, found, mode)):  # type: ignore[arg-type]
+        for n, i in enumerate(order_indexes(scores, found, mode)):
             sid = sids[i]
             hit = SearchHit(found[i], scores[i])
             if sid is not None and (snippets is None or n < snippets):
                 if cancelled is not None and cancelled():
                     raise SearchCancelled
-                self._retrying(lambda hit=hit, sid=sid: self._search.snippet(self._db.conn(), hit, sid, parsed))
+
+                def fill(hit: SearchHit = hit, sid: int = sid) -> None:
+                    self._search.snippet(self._db.conn(), hit, sid, parsed)
+
+                self._retrying(fill)
             hits.append(hit)
         return hits
 
@@ -506,8 +513,8 @@ class Catalog:
         return True
 
     def _match(
-        self, infos: list[SessionInfo], parsed: Any, cancelled: Callable[[], bool] | None = None
-    ) -> tuple[list[SessionInfo], list[float], list[int | None]]:
+        self, infos: builtins.list[SessionInfo], parsed: Any, cancelled: Callable[[], bool] | None = None
+    ) -> tuple[builtins.list[SessionInfo], builtins.list[float], builtins.list[int | None]]:
         """The sessions of ``infos`` that match, in their order, with their scores and sids (the
         sessions not in the cache yet are listed first)."""
         conn = self._db.conn()

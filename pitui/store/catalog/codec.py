@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from pitui.store.catalog.model import Row
-from pitui.store.jsonl import MISSING
+from pitui.store.js import MISSING
 
 __all__ = [
     "db_text",

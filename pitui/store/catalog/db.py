@@ -9,11 +9,11 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pitui.store.catalog.codec import db_text, from_json, from_utf8, load_blob, unpack_rows
 from pitui.store.catalog.model import Row, SessionInfo
-from pitui.store.jsonl import MISSING
+from pitui.store.js import MISSING
 
 __all__ = [
     "APP_ID",
@@ -29,6 +29,8 @@ __all__ = [
     "stored_text",
     "texts",
 ]
+
+T = TypeVar("T")
 
 # 3: ScanState blobs name their fields as ScanState does (an older cache is rebuilt).
 SCHEMA_VERSION = 3
@@ -114,7 +116,7 @@ class CatalogDB:
                     self._conn.close()
                 self._conn = None
 
-    def retrying(self, fn: Callable[[], Any]) -> Any:
+    def retrying(self, fn: Callable[[], T]) -> T:
         """``fn()``, under the lock; once more on a new cache if the database turned out damaged."""
         with self.lock:
             try:

@@ -59,7 +59,8 @@ def index_remove(conn: sqlite3.Connection, sid: int, text: str) -> None:
 
 def pending_index(conn: sqlite3.Connection) -> int:
     """How many cached sessions are not in the index yet."""
-    return conn.execute("SELECT count(*) FROM sessions WHERE indexed = 0").fetchone()[0]
+    count: int = conn.execute("SELECT count(*) FROM sessions WHERE indexed = 0").fetchone()[0]
+    return count
 
 
 def build_index(conn: sqlite3.Connection, deadline: float | None = None, batch: int = INDEX_BATCH) -> bool:

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from pitui.store.js import iso_ms, js_string
-from pitui.store.jsonl import MISSING
+from pitui.store.js import MISSING, iso_ms, js_string
 
 __all__ = [
     "NO_MESSAGES",

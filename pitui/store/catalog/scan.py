@@ -29,6 +29,7 @@ from pitui.store.catalog.codec import dump_blob, load_blob
 from pitui.store.catalog.model import NO_MESSAGES, SessionInfo
 from pitui.store.js import (
     JS_SPACE_LEADS,
+    MISSING,
     is_js_blank,
     js_date_parse,
     js_date_value,
@@ -38,7 +39,7 @@ from pitui.store.js import (
     js_trim,
     time_clip,
 )
-from pitui.store.jsonl import MISSING, UNPARSED, BadLine, parse_line
+from pitui.store.jsonl import UNPARSED, BadLine, parse_line
 
 __all__ = [
     "CHUNK",

@@ -121,8 +121,8 @@ class CatalogSearch:
                 if candidates is not None and info.path not in candidates:
                     continue
                 sid = sids.get(info.path)
-                text = by_sid.get(sid, "") if sid is not None else ""
-                result = match_text(f"{info.id_text} {info.name or ''} {text} {info.cwd}", parsed)
+                body = by_sid.get(sid, "") if sid is not None else ""
+                result = match_text(f"{info.id_text} {info.name or ''} {body} {info.cwd}", parsed)
                 if result.matches:
                     found.append(info)
                     scores.append(result.score)

@@ -16,6 +16,7 @@ from typing import Any
 
 from pitui.store.content import extract_content, format_tool_call, tool_call_map_entries
 from pitui.store.js import (
+    MISSING,
     js_date_value,
     js_head,
     js_join_value,
@@ -26,8 +27,8 @@ from pitui.store.js import (
     js_trim,
     js_truthy,
 )
-from pitui.store.jsonl import MISSING
-from pitui.store.reader import FileChangedError, Session
+from pitui.store.model import FileChangedError
+from pitui.store.reader import Session
 from pitui.store.tree.structure import Layout, TreeStructure
 
 __all__ = ["RowText", "TreeRows", "describe_entry"]
@@ -157,7 +158,7 @@ class TreeRows:
             gutter_at: dict[int, bool] = {}
             for position, show in gutters:
                 gutter_at.setdefault(position, show)  # pi takes the first gutter at a level
-            cells = "".join("   " if (show := gutter_at.get(at)) is None else "│  " if show else "   "
+            cells = "".join("   " if (shown := gutter_at.get(at)) is None else "│  " if shown else "   "
                             for at in range(levels))
             cached = self._gutter_cache[key] = (gutters, cells, levels - 1 in gutter_at)
         return cached[1], cached[2]

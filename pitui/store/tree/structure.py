@@ -16,9 +16,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from pitui.store.js import js_truthy
-from pitui.store.jsonl import MISSING
-from pitui.store.reader import Entry, Session, _sort_children
+from pitui.store.js import MISSING, js_truthy
+from pitui.store.model import Entry, _sort_children
+from pitui.store.reader import Session
 
 __all__ = ["ASSISTANT", "BOOKKEEPING", "OTHER", "TEXTLESS", "TOOL", "USER", "Layout", "TreeStructure"]
 

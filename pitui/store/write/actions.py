@@ -64,7 +64,8 @@ def message_text(entry: Entry) -> str:
 
 def is_prompt(entry: Entry) -> bool:
     """A user message or an extension's message: choosing one means asking it again."""
-    return (entry.type == "message" and entry.role == "user") or entry.type == "custom_message"
+    prompt: bool = (entry.type == "message" and entry.role == "user") or entry.type == "custom_message"
+    return prompt
 
 
 @dataclass(frozen=True, slots=True)

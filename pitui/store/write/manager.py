@@ -14,10 +14,11 @@ class does the right thing instead:
 
 from __future__ import annotations
 
+import builtins
 import os
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from pitui.store import paths
 from pitui.store.ids import generate_id, now_iso, uuid7
@@ -132,14 +133,15 @@ class SessionManager:
         return cls(target_cwd, folder, new_file, True)
 
     @staticmethod
-    def list(cwd: str, session_dir: str | None = None, on_progress: ProgressCallback | None = None) -> list[Any]:
+    def list(cwd: str, session_dir: str | None = None,
+             on_progress: ProgressCallback | None = None) -> builtins.list[Any]:
         """pi's ``SessionManager.list``: the sessions of one folder, newest first."""
         from pitui.store.catalog import Catalog
 
         return Catalog().list(cwd, session_dir, on_progress=on_progress)
 
     @staticmethod
-    def list_all(on_progress: ProgressCallback | None = None) -> list[Any]:
+    def list_all(on_progress: ProgressCallback | None = None) -> builtins.list[Any]:
         """pi's ``SessionManager.listAll``: every project's sessions, newest first."""
         from pitui.store.catalog import Catalog
 
@@ -205,7 +207,7 @@ class SessionManager:
             if self._flushed:
                 session.disk = DiskState.of(os.stat(self._session_file))
         session.add(entry)
-        return entry.id
+        return cast(str, entry.id)  # every entry written here was given a generated id
 
     def _check_unchanged(self) -> None:
         """Refuse to write on the strength of a stale read: an entry's parent is the leaf as
@@ -221,7 +223,7 @@ class SessionManager:
             raise FileChangedError(f"{self._session_file} changed on disk since it was read (is pi writing to it?): "
                                    "nothing written")
 
-    def _all_lines(self, extra: Entry | None = None) -> list[bytes]:
+    def _all_lines(self, extra: Entry | None = None) -> builtins.list[bytes]:
         entries = [*self._session.entries, *([extra] if extra else [])]
         return [dumps(self._session.header), *(dumps(e.data) for e in entries)]
 
@@ -277,7 +279,7 @@ class SessionManager:
 
     def append_compaction(self, summary: str, first_kept_entry_id: str | None, tokens_before: int,
                           details: Any = None, from_hook: bool | None = None, usage: Any = None,
-                          retained_tail: list[dict[str, Any]] | None = None) -> str:
+                          retained_tail: builtins.list[dict[str, Any]] | None = None) -> str:
         """A compaction; with ``retained_tail`` it is a self-contained checkpoint (newer format).
         Arguments left as None are left out of the entry, as pi leaves out undefined ones."""
         return self._write_entry(self._new_entry(
@@ -323,13 +325,13 @@ class SessionManager:
         entry = self._session.entry(entry_id)
         return entry.data if entry else None
 
-    def get_children(self, parent_id: str | None) -> list[dict[str, Any]]:
+    def get_children(self, parent_id: str | None) -> builtins.list[dict[str, Any]]:
         return [e.data for e in self._session.children(parent_id)]
 
     def get_label(self, entry_id: str) -> Any:
         return self._session.label(entry_id)
 
-    def get_branch(self, from_id: str | None = None) -> list[dict[str, Any]]:
+    def get_branch(self, from_id: str | None = None) -> builtins.list[dict[str, Any]]:
         """Entries from the root to ``from_id`` (default: the leaf)."""
         return [e.data for e in self._session.path_to(MISSING if from_id is None else from_id)]
 
@@ -411,13 +413,13 @@ class SessionManager:
 
     # ------------------------------------------------------------------ context and accessors
 
-    def build_context_entries(self) -> list[dict[str, Any]]:
+    def build_context_entries(self) -> builtins.list[dict[str, Any]]:
         return [e.data for e in self._session.context_entries()]
 
     def build_session_context(self) -> SessionContext:
         return self._session.context()
 
-    def get_entries(self) -> list[dict[str, Any]]:
+    def get_entries(self) -> builtins.list[dict[str, Any]]:
         return [e.data for e in self._session.entries]
 
     def get_header(self) -> dict[str, Any] | None:
