@@ -1,16 +1,26 @@
-"""Watching session folders: an async stream of the session files that appeared, grew or went.
+"""Watching sessions on disk, as async streams: the folders the picker lists (which session files
+appeared, grew or went) and the one file the session view follows.
 
-The picker re-lists through the catalog when told, which re-reads only the files that changed;
-this module only says which paths to look at. Nothing here imports textual.
+The callers read what changed (the catalog re-reads only the files that changed, the view
+``Session.refresh``); this module only says where to look. watchfiles is imported on first use.
+Both streams end when ``stop`` is set: a ``threading.Event`` or an ``asyncio.Event`` (anything
+with ``is_set``), which watchfiles polls every ``step_ms``.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import AsyncIterator, Iterable
+from enum import Enum
+from typing import Protocol
 
-__all__ = ["session_changes", "watch_roots", "watch_sessions"]
+__all__ = ["FileEvent", "StopEvent", "follow_file", "session_changes", "watch_roots", "watch_sessions"]
+
+
+class StopEvent(Protocol):
+    """What ends a watch: ``threading.Event`` and ``asyncio.Event`` both are one."""
+
+    def is_set(self) -> bool: ...
 
 
 def watch_roots(folders: Iterable[str]) -> list[str]:
@@ -43,7 +53,7 @@ def session_changes(paths: Iterable[str]) -> set[str]:
 
 async def watch_sessions(
     folders: Iterable[str],
-    stop: threading.Event | None = None,
+    stop: StopEvent | None = None,
     *,
     debounce_ms: int = 400,
     step_ms: int = 50,
@@ -53,8 +63,8 @@ async def watch_sessions(
     ``debounce_ms`` as one set, until ``stop`` is set. Folders that do not exist are watched
     through their parent. Returns at once when there is nothing to watch.
 
-    ``stop`` is a threading.Event because the watcher waits for changes in a thread; setting it
-    ends that thread within ``step_ms`` (cancelling the task alone would wait for
+    ``stop`` is best a threading.Event here: the watcher waits for changes in a thread, and
+    setting it ends that thread within ``step_ms`` (cancelling the task alone would wait for
     ``rust_timeout_ms``).
     """
     from watchfiles import awatch
@@ -75,3 +85,33 @@ async def watch_sessions(
         paths = session_changes(path for _, path in changes)
         if paths:
             yield paths
+
+
+# ---------------------------------------------------------------------- one session file
+
+
+class FileEvent(Enum):
+    CHANGED = "changed"  # written to, or replaced by another file of the same name
+    REMOVED = "removed"  # gone (trashed, moved away, deleted)
+
+
+async def follow_file(
+    path: str, stop: StopEvent | None = None, *, debounce_ms: int = 100, step_ms: int = 30
+) -> AsyncIterator[FileEvent]:
+    """Yield an event each time ``path`` changes on disk, until ``stop`` is set.
+
+    The parent folder is watched, not the file: pi appends in place, but a file can also be
+    replaced (an old-format file rewritten) or moved to the trash, and a watch on the file itself
+    would go blind after either. Bursts of writes within ``debounce_ms`` come as one event. A
+    file that disappears and comes back (replaced by a rename) is CHANGED; one that stays away
+    is REMOVED.
+    """
+    from watchfiles import awatch
+
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    async for changes in awatch(folder, stop_event=stop, debounce=debounce_ms, step=step_ms,
+                                recursive=False, ignore_permission_denied=True):
+        if not any(os.path.realpath(changed) == target for _, changed in changes):
+            continue
+        yield FileEvent.CHANGED if os.path.exists(target) else FileEvent.REMOVED

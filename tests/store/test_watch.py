@@ -7,7 +7,7 @@ import os
 
 from helpers.watching import armed
 
-from pitui.store.follow import FileEvent, follow_file
+from pitui.store.watch import FileEvent, follow_file
 
 
 async def _next_event(events, timeout: float = 10.0) -> FileEvent:

@@ -610,7 +610,7 @@ class SessionScreen(OrderedKeys, PituiScreen):
 
     @work(exclusive=True, group="session-follow", exit_on_error=False)
     async def follow(self) -> None:
-        from pitui.store.follow import FileEvent, follow_file
+        from pitui.store.watch import FileEvent, follow_file
 
         async for event in follow_file(self.session_path, self._stop_following):
             if event is FileEvent.REMOVED:
