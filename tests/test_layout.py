@@ -48,7 +48,7 @@ def test_the_top_level_holds_the_package_its_tests_and_one_development_folder() 
 
 def test_no_file_names_a_path_of_one_machine() -> None:
     # Made-up homes in examples ("/home/me/project") are fine; this machine's folders are not.
-    machine_path = re.compile(r"(?<![\w.])/work/")
+    machine_path = re.compile(r"(?<![\w.])/" + "work/")  # spelt in two, so this line does not match
     found = []
     for path in tracked("*.py", "*.md", "*.mjs", "*.toml", "*.tcss", ".ci/*"):
         for number, line in enumerate(path.read_text().splitlines(), 1):

@@ -5,7 +5,11 @@ change on disk."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,9 +36,18 @@ from pitui.ui.screens.picker import PickerScreen
 # -- loading, empty states, bad input --------------------------------------------------------------
 
 
-async def test_empty_states(tmp_path):
-    agent, _ = kit_folder(tmp_path)
-    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder with a short path, so that a whole path under it fits one row, however deep
+    pytest's own temporary folder is (a parallel run nests it one level deeper)."""
+    folder = Path(tempfile.mkdtemp(prefix="pitui-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+async def test_empty_states(short_tmp):
+    agent, _ = kit_folder(short_tmp)
+    app = picker_app(agent, CWD, short_tmp, now=KIT_NOW)
     async with app.run_test(size=(99, 20)) as pilot:  # no preview: the whole width for the list
         await settle(pilot)
         assert row_lines(app)[0] == "  No sessions in current folder. Press tab to view all."
