@@ -21,7 +21,10 @@ def run_app(args: argparse.Namespace) -> int:
     open_path = resolve_session(args.session, args.cwd, args.session_dir) if args.session else None
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise CliError("the app needs a terminal (for scripts, see pitui --help for the commands)")
+    from pitui.store import tuning
     from pitui.ui.app import PituiApp
+
+    tuning.start_process_helpers()  # before the app takes sys.stderr: see its docstring
 
     app = PituiApp(cwd=args.cwd, session_dir=args.session_dir, scope="all" if args.all else "current",
                    open_path=open_path, print_mode=args.print, config=config)

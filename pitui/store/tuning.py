@@ -1,14 +1,17 @@
 """Every process-wide performance knob of the store, in one place.
 
-The library itself never switches the garbage collector, and forks only from a process with no
-other thread. A program that knows it is a one-shot batch (the CLI's non-interactive commands)
-opts in with :func:`gc_paused`; the threaded app does not.
+The library itself never switches the garbage collector, never swaps ``sys.stderr``, and forks
+only from a process with no other thread. A program that knows it is a one-shot batch (the
+CLI's non-interactive commands) opts in with :func:`gc_paused`; the threaded app does not, and
+starts multiprocessing's helpers before it takes over the terminal
+(:func:`start_process_helpers`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import multiprocessing
 import os
 import sys
 import threading
@@ -36,6 +39,22 @@ def can_fork() -> bool:
     """Whether forking is safe here: ``os.fork`` exists and this process runs one thread (a
     child of a threaded process may inherit a lock another thread held, and Python 3.12+ warns)."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def start_process_helpers() -> None:
+    """Start multiprocessing's helper processes (the resource tracker; the fork server where
+    there is one) now, while ``sys.stderr`` is still the process's own.
+
+    A helper is started with ``sys.stderr.fileno()`` among the descriptors it keeps, and a
+    full-screen app replaces ``sys.stderr`` with a stream whose ``fileno()`` is -1, which
+    starting a process refuses ("bad value(s) in fds_to_keep"): a process pool first wanted
+    inside the app could not start. About 40 ms, once; the helpers stay for the process's life.
+    """
+    from multiprocessing import forkserver, resource_tracker
+
+    resource_tracker.ensure_running()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        forkserver.ensure_running()
 
 
 def yield_gil() -> None:

@@ -113,12 +113,16 @@ def test_custom_session_folder_keeps_only_this_projects_sessions(tmp_path, cat):
 
 def test_worker_processes_start_under_a_full_screen_apps_stderr(tmp_path, monkeypatch) -> None:
     """A full-screen app replaces sys.stderr with an object whose fileno() is -1, and runs
-    threads (so the scan's processes come from a fork server): listing must still work."""
+    threads (so the scan's processes come from a fork server): listing must still work, with
+    multiprocessing's helpers started before the app took sys.stderr, as `pitui` does."""
     import io
     import sys
     import threading
 
+    from pitui.store import tuning
     from pitui.store.catalog import Catalog
+
+    tuning.start_process_helpers()
 
     class CapturedStderr(io.StringIO):
         def fileno(self) -> int:

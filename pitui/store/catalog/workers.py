@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import sys
-import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import forkserver, resource_tracker
 from multiprocessing.context import BaseContext
 from typing import Any
 
+from pitui.store import tuning
 from pitui.store.catalog.codec import pack_rows
 from pitui.store.catalog.scan import ScanState, check_digest, os_reason, scan_file
 
@@ -91,38 +89,15 @@ def pool_context() -> BaseContext:
     """The multiprocessing context to start workers with, its helper processes running.
 
     fork is immediate but only safe while this process runs a single thread (the command line);
-    with threads around (the app), start clean interpreters from a fork server instead.
+    with threads around (the app), start clean interpreters from a fork server instead. Inside a
+    full-screen app the helpers must already run (:func:`pitui.store.tuning.start_process_helpers`);
+    if they cannot start, making the pool fails with one of ``POOL_ERRORS`` and the caller scans
+    in this process.
     """
-    method = "fork" if threading.active_count() == 1 and os.name == "posix" else "forkserver"
+    method = "fork" if tuning.can_fork() else "forkserver"
     if method not in multiprocessing.get_all_start_methods():
         method = "spawn"
-    if method != "fork":
-        _start_helpers_with_a_real_stderr(method)
     return multiprocessing.get_context(method)
-
-
-def _start_helpers_with_a_real_stderr(method: str) -> None:
-    """Start multiprocessing's helper processes (resource tracker, fork server) with a real
-    stderr to hand them.
-
-    The helpers are started with ``sys.stderr.fileno()`` among the descriptors they keep, and a
-    full-screen app replaces ``sys.stderr`` with an object whose ``fileno()`` is -1, which
-    starting a process refuses ("bad value(s) in fds_to_keep"). No start method avoids the
-    resource tracker, so ``sys.stderr`` is the process's real one while they start.
-    """
-    stream = sys.stderr
-    try:
-        usable = stream is not None and stream.fileno() >= 0
-    except (AttributeError, OSError, ValueError):
-        usable = False
-    if not usable and sys.__stderr__ is not None:
-        sys.stderr = sys.__stderr__
-    try:
-        resource_tracker.ensure_running()
-        if method == "forkserver":
-            forkserver.ensure_running()
-    finally:
-        sys.stderr = stream
 
 
 def batches(jobs: list[Job]) -> list[list[Job]]:

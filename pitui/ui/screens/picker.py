@@ -31,6 +31,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.safe_text import safe_line
+from pitui.store import tuning
 from pitui.store.query import has_session_name
 from pitui.store.threads import ListRow, threaded_rows
 from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
@@ -209,7 +210,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         worker = get_current_worker()
 
         def cancelled() -> bool:
-            time.sleep(0)  # between batches, the UI thread first (see _search)
+            tuning.yield_gil()  # between batches, the UI thread first (see _search)
             return worker.is_cancelled
 
         with contextlib.suppress(Exception):  # only a head start: a search does this itself
@@ -345,7 +346,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
             # Asked every few hundred sessions: let the UI thread have the interpreter lock
             # now if it waits for it (else it may wait up to sys.getswitchinterval(), 5 ms, at
             # every turn of its event loop while this thread searches).
-            time.sleep(0)
+            tuning.yield_gil()
             return worker.is_cancelled
 
         try:
