@@ -26,8 +26,8 @@ from pitui.store.js import (
 from pitui.store.jsonl import dumps
 from pitui.store.model import Entry
 
-__all__ = ["extract_content", "extract_user_message_text", "format_tool_call", "get_searchable_text",
-           "text_blocks", "tool_call_map_entries"]
+__all__ = ["extract_content", "extract_text_content", "extract_user_message_text", "format_tool_call",
+           "get_searchable_text", "text_blocks", "tool_call_map_entries"]
 
 TREE_TEXT_CAP = 200  # pi cuts message text at 200 UTF-16 units, for display and search alike
 
@@ -41,6 +41,25 @@ def text_blocks(content: Any) -> list[str]:
         return [b["text"] for b in content
                 if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
     return []
+
+
+def extract_text_content(content: Any) -> str:
+    """pi's ``extractTextContent`` (core/session-manager.ts, for the session list's first message
+    and search text): a string as is, else the ``text`` blocks' texts joined by spaces, a block
+    whose text is missing or null adding an empty one (``Array.join``), any other value spelt by
+    ``String()``. The listing scan runs the same rule inline, in its per-line loop, together with
+    the cases where pi's listing throws (``pitui/store/catalog/scan.py``)."""
+    if type(content) is str:
+        return content
+    if type(content) is list:
+        return " ".join(_join_text(b.get("text")) for b in content if type(b) is dict and b.get("type") == "text")
+    return ""
+
+
+def _join_text(value: Any) -> str:
+    if type(value) is str:
+        return value
+    return "" if value is None or value is MISSING else js_string(value)
 
 
 def extract_user_message_text(content: Any) -> str:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitui.store.content import extract_text_content
 from pitui.store.js import (
     MISSING,
     Opaque,
@@ -237,15 +238,6 @@ def _number(value: Any) -> int | float:
     return 0
 
 
-def _message_text(content: Any) -> str:
-    """pi's ``extractTextContent``: a string as is, else the text blocks joined by spaces."""
-    if type(content) is str:
-        return content
-    if type(content) is list:
-        return " ".join(_text(b.get("text")) for b in content if type(b) is dict and b.get("type") == "text")
-    return ""
-
-
 def _one_line(text: str) -> str:
     """``text`` as one line: whitespace runs (newlines too) become one space; cut to PROMPT_CHARS."""
     line = " ".join(text[: PROMPT_CHARS * 4].split())
@@ -401,7 +393,7 @@ class _Scan:
             self.activity(entry, message)
         if role == "user":
             if self.first_prompt is None:
-                text = _message_text(message.get("content"))
+                text = extract_text_content(message.get("content"))
                 if text:
                     self.first_prompt = _one_line(text)
             return
@@ -505,4 +497,4 @@ class _Scan:
         except (BadLine, OSError):
             return ""
         message = value.get("message") if type(value) is dict else None
-        return _message_text(message.get("content")) if type(message) is dict else ""
+        return extract_text_content(message.get("content")) if type(message) is dict else ""

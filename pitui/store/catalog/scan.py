@@ -214,7 +214,8 @@ class ScanState:
                 last = self.last_activity
                 if last is None or ts > last:
                     self.last_activity = ts if ts >= 0 else 0
-            # extractTextContent
+            # pi's extractTextContent (pitui.store.content.extract_text_content), inline: this loop
+            # also finds the content pi's listing throws on
             if type(content) is str:
                 text = content
             elif type(content) is list:
