@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pitui.cli.resolve import CliError, load_session, resolve_session
+from pitui.cli.resolve import CliError, load_session, read_session, resolve_session
 from pitui.safe_text import safe
 from pitui.store import paths
 from pitui.store.jsonl import MISSING, dumps
@@ -37,18 +37,10 @@ def _pretty_json_out(value: Any, prepared: bool = False) -> None:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from pitui.store.canonical import inspect_file
-    from pitui.store.reader import NotASessionError
 
     path = resolve_session(args.session, args.cwd, args.session_dir)
     if args.json:
-        try:
-            session, report = inspect_file(path)
-        except NotASessionError as error:
-            raise CliError(str(error)) from None
-        except OSError as error:
-            raise CliError(f"{path}: {error.strerror or error}") from None
-        if session.header is None:
-            raise CliError(f"{path}: empty file: not a pi session yet")
+        session, report = read_session(path, inspect_file)
         _pretty_json_out(report, prepared=True)
     else:
         session = load_session(path)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from pitui.store.reader import Session
+
+
+T = TypeVar("T")
 
 
 class CliError(Exception):
@@ -51,14 +55,24 @@ def sessions_with_id_prefix(prefix: str, cwd: str, session_dir: str | None) -> d
 
 def load_session(path: str) -> Session:
     """The session in ``path``, read whole; an unreadable or empty file is a :class:`CliError`."""
-    from pitui.store.reader import NotASessionError, Session
+    from pitui.store.reader import Session
+
+    return read_session(path, Session.load)
+
+
+def read_session(path: str, read: Callable[[str], T]) -> T:
+    """``read(path)``, with what can go wrong reading a session file as a :class:`CliError`: not
+    a session, unreadable, or empty (no header yet). ``read`` returns a Session, or a tuple that
+    starts with one."""
+    from pitui.store.model import NotASessionError
 
     try:
-        session = Session.load(path)
+        result = read(path)
     except NotASessionError as error:
         raise CliError(str(error)) from None
     except OSError as error:
         raise CliError(f"{path}: {error.strerror or error}") from None
+    session = result[0] if isinstance(result, tuple) else result
     if session.header is None:
         raise CliError(f"{path}: empty file: not a pi session yet")
-    return session
+    return result
