@@ -11,7 +11,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from pitui.ui.keys import binding_defaults
 
 if TYPE_CHECKING:
-    from textual.dom import DOMNode
+    from textual.widget import Widget
 
 __all__ = [
     "PaletteCommand", "ScreenCommands", "binding_commands", "picker_commands", "session_commands",
@@ -24,7 +24,7 @@ class PaletteCommand(NamedTuple):
     help: str
 
 
-def binding_commands(node: DOMNode, titles: Mapping[str, str], *, focus: bool = False) -> list[PaletteCommand]:
+def binding_commands(node: Widget, titles: Mapping[str, str], *, focus: bool = False) -> list[PaletteCommand]:
     """Commands for bindings of ``node``: binding id -> the command's title in the palette
     (``tree: Go to the leaf``), with the binding's tooltip (else its description) as help;
     choosing one runs the binding's action on ``node`` (focused first if ``focus``), as its
@@ -36,7 +36,7 @@ def binding_commands(node: DOMNode, titles: Mapping[str, str], *, focus: bool = 
 
         def run(action: str = binding.action) -> None:
             if focus:
-                node.focus()  # type: ignore[attr-defined]
+                node.focus()
             node.call_later(node.run_action, action)
 
         commands.append(PaletteCommand(title, run, binding.tooltip or binding.description))
@@ -55,7 +55,7 @@ PICKER_EXTRA = (
 )
 
 
-def picker_commands(screen: DOMNode, can_run: Callable[[str, tuple[object, ...]], bool | None],
+def picker_commands(screen: Widget, can_run: Callable[[str, tuple[object, ...]], bool | None],
                     run_action: Callable[[str], Any]) -> list[PaletteCommand]:
     """The picker's commands that ``can_run`` now (its ``check_action``)."""
     bindings = binding_defaults([type(screen)])
@@ -89,7 +89,7 @@ SESSION_COMMANDS = {
 }
 
 
-def session_commands(screen: DOMNode, tree: Any, view: DOMNode, branch_here: Callable[[], Any]) -> list[PaletteCommand]:
+def session_commands(screen: Widget, tree: Any, view: Widget, branch_here: Callable[[], Any]) -> list[PaletteCommand]:
     """The session view's commands: ``tree`` (a SessionTree), ``view`` (its ConversationView)."""
 
     def set_filter(mode: str) -> Callable[[], None]:

@@ -30,6 +30,11 @@ from textual.screen import Screen
 if TYPE_CHECKING:
     from textual.app import App
     from textual.dom import DOMNode
+    from textual.widget import Widget
+
+    _Focusable = Widget  # what the mixin is mixed into, for the type checker
+else:
+    _Focusable = object
 
 __all__ = ["OrderedKeys", "binding_defaults", "check_keymap", "declared_bindings", "is_key", "keys_for"]
 
@@ -38,7 +43,7 @@ MOUNT_WAITS = 20  # refreshes a dialog's keys wait, at most, for its widget to t
 _KEY_NAMES = frozenset(key.value for key in Keys) | {"space", "backspace", "enter", "tab", "escape"}
 
 
-class OrderedKeys:
+class OrderedKeys(_Focusable):
     """A focusable widget that acts on every key in its own turn, in the order the keys came.
 
     Mix it in before the widget class. Keys no binding claims are text: :meth:`type_key` takes
@@ -65,12 +70,12 @@ class OrderedKeys:
         """The actions ``key`` may run, first choice first: the binding Textual would choose,
         then those of the widget's ancestors up to the app, nearest first (a run refused by its
         node's ``check_action``, or skipped, gives way to the next); none left, it is text."""
-        screen = self.screen  # type: ignore[attr-defined]
+        screen = self.screen
         active = screen.active_bindings.get(key)
         chosen = [(active.node, active.binding.action)] if active is not None and active.enabled else []
-        if self.check_consume_key(key, character):  # type: ignore[attr-defined]
+        if self.check_consume_key(key, character):
             return chosen  # text here: the ancestors' bindings of this key do not apply
-        above = [(node, binding.action) for node in self.ancestors  # type: ignore[attr-defined]
+        above = [(node, binding.action) for node in self.ancestors
                  for binding in declared_bindings(node, key)]
         if self.SCREEN_FIRST:
             return [(screen, binding.action) for binding in declared_bindings(screen, key)] + chosen + above
@@ -94,7 +99,7 @@ class OrderedKeys:
         """Hand the held keys on if the focus has moved (a dialog opened); else, unless on hold,
         act on them."""
         if self._held_keys:
-            self.call_later(self._drain_held_keys)  # type: ignore[attr-defined]
+            self.call_later(self._drain_held_keys)
 
     # -- the handler ------------------------------------------------------------------------
 
@@ -106,7 +111,7 @@ class OrderedKeys:
 
         A screen (a dialog) takes keys while no widget has the focus. A key that reached it
         before its widget took the focus (the dialog was still mounting) is that widget's."""
-        app = self.app  # type: ignore[attr-defined]
+        app = self.app
         if not isinstance(self, Screen):
             return app.focused is self
         focused = app.focused
@@ -122,7 +127,7 @@ class OrderedKeys:
         return True
 
     async def on_key(self, event: events.Key) -> None:
-        app = self.app  # type: ignore[attr-defined]
+        app = self.app
         target = self._key_target()
         if target is None:
             return
@@ -148,7 +153,7 @@ class OrderedKeys:
 
     async def _drain_held_keys(self) -> None:
         held = self._held_keys
-        app = self.app  # type: ignore[attr-defined]
+        app = self.app
         while held:
             if not self._key_target():
                 while held:
@@ -165,7 +170,7 @@ class OrderedKeys:
                 self.type_key(key, character)
 
     async def _run_key_actions(self, actions: list[tuple[DOMNode, str]]) -> bool:
-        app = self.app  # type: ignore[attr-defined]
+        app = self.app
         for node, action in actions:
             if await app.run_action(action, node):
                 return True
