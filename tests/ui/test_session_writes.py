@@ -17,6 +17,7 @@ from helpers.pilot import until
 from helpers.sessions import worked_session
 from helpers.trash import trash_dir
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Static
 
 from devkit.builder import header, msg, write
@@ -73,6 +74,12 @@ def status(pilot: Pilot[Any]) -> str:
     return static_text(screen, "#session-status") if isinstance(screen, SessionScreen) else ""
 
 
+async def press_for(pilot: Pilot[Any], key: str, screen: type[Screen[Any]]) -> None:
+    """Press ``key`` and wait for the screen (a dialog, or the view again) it brings up."""
+    await pilot.press(key)
+    await until(pilot, lambda: isinstance(pilot.app.screen, screen))
+
+
 async def highlight(pilot: Pilot[Any], entry_id: str) -> None:
     assert tree_of(pilot).select(entry_id)
     await pilot.pause()
@@ -80,8 +87,7 @@ async def highlight(pilot: Pilot[Any], entry_id: str) -> None:
 
 async def branch_dialog(pilot: Pilot[Any], entry_id: str) -> BranchDialog:
     await highlight(pilot, entry_id)
-    await pilot.press("enter")
-    await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog))
+    await press_for(pilot, "enter", BranchDialog)
     return pilot.app.screen  # type: ignore[return-value]
 
 
@@ -135,8 +141,7 @@ async def test_escape_at_the_question_writes_nothing(tmp_path: Path) -> None:
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await branch_dialog(pilot, "a2")
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        await press_for(pilot, "escape", SessionScreen)
         assert "Branch cancelled: nothing written" in status(pilot)
         assert tree_of(pilot).selected_id == "a2"
     assert path.read_bytes() == before
@@ -195,10 +200,8 @@ async def test_escape_in_the_editor_returns_to_the_question_and_an_empty_summary
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(pilot.app.screen, SummaryEditor)  # still editing
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog))
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        await press_for(pilot, "escape", BranchDialog)
+        await press_for(pilot, "escape", SessionScreen)
         assert "Branch cancelled" in status(pilot)
     assert path.read_bytes() == before
 
@@ -293,14 +296,11 @@ async def test_label_set_cancel_and_clear(tmp_path: Path, oracle: Any) -> None:
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "a2")
-        await pilot.press("L")
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)
         size = path.stat().st_size
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        await press_for(pilot, "escape", SessionScreen)
         assert path.stat().st_size == size
-        await pilot.press("L")
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)
         await pilot.press(*"fixed", "enter")
         await until(pilot, lambda: "Label “fixed” set on a2" in status(pilot))
         tree = tree_of(pilot)
@@ -308,8 +308,7 @@ async def test_label_set_cancel_and_clear(tmp_path: Path, oracle: Any) -> None:
         await pi_sees_the_view(oracle, path, pilot)
         # Again: the dialog holds the label; emptied, it clears it.
         await highlight(pilot, "a2")
-        await pilot.press("L")
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)
         assert pilot.app.screen.query_one("#label-input").value == "fixed"
         pilot.app.screen.query_one("#label-input").value = ""
         await pilot.press("enter")
@@ -321,14 +320,11 @@ async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Pat
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.press("ctrl+r")
-        await until(pilot, lambda: isinstance(pilot.app.screen, RenameScreen))
+        await press_for(pilot, "ctrl+r", RenameScreen)
         size = path.stat().st_size
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        await press_for(pilot, "escape", SessionScreen)
         assert path.stat().st_size == size
-        await pilot.press("ctrl+r")
-        await until(pilot, lambda: isinstance(pilot.app.screen, RenameScreen))
+        await press_for(pilot, "ctrl+r", RenameScreen)
         await pilot.press(*"Flaky test", "enter")
         await until(pilot, lambda: "Named “Flaky test”" in status(pilot))
         assert static_text(screen, "#session-title").startswith("Flaky test")
@@ -340,8 +336,7 @@ async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle: Any) ->
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "a1")
-        await pilot.press("L")
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)
         await pilot.press(*"start", "enter")
         await until(pilot, lambda: "Label “start”" in status(pilot))
         await branch_dialog(pilot, "a2")
@@ -371,8 +366,7 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "a2")
-        await pilot.press("ctrl+n")
-        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await press_for(pilot, "ctrl+n", ConfirmDialog)
         question = dialog_text(pilot.app.screen)
         assert "Fork a new session?" in question and "(4 entries)" in question and "a2" in question
         assert sorted(path.parent.glob("*.jsonl")) == [path]  # nothing written before the answer
@@ -396,8 +390,7 @@ async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle: An
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "u2")
-        await pilot.press("ctrl+n")
-        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await press_for(pilot, "ctrl+n", ConfirmDialog)
         await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path))
         assert oracle.open(pilot.app.screen.session_path)["branch"] == ["u1", "a1", "r1", "a2"]
@@ -414,13 +407,11 @@ async def test_clone_copies_the_active_path(tmp_path: Path, oracle: Any) -> None
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await highlight(pilot, "a1")  # the highlight does not matter: the active path is cloned
-        await pilot.press("ctrl+k")
-        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await press_for(pilot, "ctrl+k", ConfirmDialog)
         await pilot.press("escape")
         await until(pilot, lambda: "Not cloned: nothing written" in status(pilot))
         assert sorted(path.parent.glob("*.jsonl")) == [path]
-        await pilot.press("ctrl+k")
-        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await press_for(pilot, "ctrl+k", ConfirmDialog)
         assert "(8 entries)" in dialog_text(pilot.app.screen)
         await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path)
@@ -434,15 +425,12 @@ async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path) -> 
     before = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
-        await pilot.press("ctrl+delete")
-        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await press_for(pilot, "ctrl+delete", ConfirmDialog)
         await pilot.press("escape")
         await until(pilot, lambda: "Not moved to the trash" in status(pilot))
         assert path.read_bytes() == before
-        await pilot.press("f8")
-        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
+        await press_for(pilot, "f8", ConfirmDialog)
+        await press_for(pilot, "enter", PickerScreen)
     assert not path.exists()
     assert (trash_dir() / "files" / path.name).read_bytes() == before
 
@@ -480,8 +468,7 @@ async def test_every_letter_typed_is_search_text_but_pis_two(tmp_path: Path) -> 
         assert isinstance(pilot.app.screen, SessionScreen)
         await pilot.press("escape")  # clears the search (no row matched it)
         await until(pilot, lambda: tree_of(pilot).query == "")
-        await pilot.press("L")  # pi's Shift+L: the label editor, never text
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)  # pi's Shift+L: the label editor, never text
     assert path.read_bytes() == before
     assert sorted(path.parent.glob("*.jsonl")) == [path]
 
@@ -500,16 +487,14 @@ async def test_a_failed_write_is_reported_and_the_file_is_unchanged(tmp_path: Pa
         await opened(pilot)
         monkeypatch.setattr(writer.os, "write", full_disk)
         await highlight(pilot, "a2")
-        await pilot.press("L")
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)
         await pilot.press(*"x", "enter")
         await until(pilot, lambda: "Cannot write to the session" in status(pilot))
         assert "No space left on device" in status(pilot)
         monkeypatch.undo()
         assert pilot.app.screen.session.labels == {}
         # The app goes on: the next write works.
-        await pilot.press("L")
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)
         await pilot.press(*"y", "enter")
         await until(pilot, lambda: "Label “y”" in status(pilot))
     assert path.read_bytes().startswith(before)
@@ -542,8 +527,7 @@ async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, ora
             screen = await opened(pilot)
             for n in range(6):
                 await highlight(pilot, "a1")
-                await pilot.press("L")
-                await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+                await press_for(pilot, "L", LabelDialog)
                 pilot.app.screen.query_one("#label-input").value = ""  # it holds the label set before
                 await pilot.press(*f"l{n}", "enter")
                 await until(pilot, lambda n=n: f"“l{n}”" in status(pilot) or "Not written" in status(pilot)
@@ -580,8 +564,7 @@ async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_tra
     original = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.press("L")
-        await until(pilot, lambda: isinstance(pilot.app.screen, LabelDialog))
+        await press_for(pilot, "L", LabelDialog)
         await pilot.press(*"v1", "enter")
         await until(pilot, lambda: "Label “v1”" in status(pilot))
         await until(pilot, lambda: screen.session is not None and screen.session.source is not None
