@@ -14,8 +14,8 @@ summary, as pi's /tree does), and a few start a new root. A few lines are bad (g
 JSON object, NUL bytes, blank lines) and the last line is sometimes torn.
 
 Parents are always earlier entries, so there are no cycles, and no line is JSON ``null`` and no
-``message`` is null, since pi 0.73.1 cannot load such files. Pure Python and orjson; nothing
-here imports pitui.
+``message`` is null, since pi 0.73.1 cannot load such files. The entries are devkit.builder's,
+written with orjson; nothing here reads them with pitui.
 """
 
 from __future__ import annotations
@@ -29,7 +29,28 @@ from typing import Any
 
 import orjson
 
-from devkit.builder import uuid7
+from devkit.builder import (
+    MISSING,
+    assistant_message,
+    bash_execution_message,
+    branch_summary,
+    compaction,
+    custom,
+    custom_message,
+    file_name,
+    header,
+    label,
+    message,
+    model_change,
+    session_info,
+    text_block,
+    thinking_block,
+    thinking_level_change,
+    tool_call,
+    tool_result_message,
+    user_message,
+    uuid7,
+)
 
 _WORDS = (
     "the cache test file function error config server request response build deploy branch commit "
@@ -96,9 +117,6 @@ class _Gen:
             if i not in self.by_id:
                 return i
 
-    def base(self, kind: str) -> dict[str, Any]:
-        return {"type": kind, "id": self.new_id(), "parentId": self.leaf, "timestamp": self.iso()}
-
     def add(self, e: dict[str, Any]) -> None:
         self.entries.append(e)
         self.by_id[e["id"]] = e
@@ -141,10 +159,10 @@ class _Gen:
         if r.random() < 0.1:
             content = text  # plain string content (older pi)
         else:
-            content = [{"type": "text", "text": text}]
+            content = [text_block(text)]
             if r.random() < 0.04:
                 content.append({"type": "image", "data": TINY_PNG, "mimeType": "image/png"})
-        return {"role": "user", "content": content, "timestamp": self.ms()}
+        return user_message(content, self.ms())
 
     def assistant(self) -> dict[str, Any]:
         r = self.rng
@@ -152,9 +170,9 @@ class _Gen:
         content: list[dict[str, Any]] = []
         if r.random() < 0.35:
             sig = base64.b64encode(r.randbytes(r.randint(16, 96))).decode()
-            content.append({"type": "thinking", "thinking": self.words(5, 60), "thinkingSignature": sig})
+            content.append(thinking_block(self.words(5, 60), sig))
         if r.random() < 0.7:
-            content.append({"type": "text", "text": self.words(1, 80)})
+            content.append(text_block(self.words(1, 80)))
         roll = r.random()
         calls = []
         if roll < 0.45:
@@ -172,7 +190,7 @@ class _Gen:
                     args["content"] = self.words(5, 60)
                 elif name == "grep":
                     args = {"pattern": r.choice(WORDS), "path": "src"}
-                content.append({"type": "toolCall", "id": call_id, "name": name, "arguments": args})
+                content.append(tool_call(call_id, name, args))
                 calls.append((call_id, name))
             stop = "toolUse"
         elif roll < 0.9:
@@ -184,16 +202,15 @@ class _Gen:
             content = []
         else:
             stop = "length"
-        msg: dict[str, Any] = {
-            "role": "assistant",
-            "content": content,
-            "api": self.api,
-            "provider": self.provider,
-            "model": self.model,
-            "usage": self.usage(zero=stop == "error"),
-            "stopReason": stop,
-            "timestamp": self.ms(),
-        }
+        msg = assistant_message(
+            content,
+            api=self.api,
+            provider=self.provider,
+            model=self.model,
+            usage=self.usage(zero=stop == "error"),
+            stop=stop,
+            timestamp=self.ms(),
+        )
         if stop == "aborted":
             msg["errorMessage"] = "Request was aborted."
         elif stop == "error":
@@ -215,86 +232,67 @@ class _Gen:
         text = self.words(0, 120) or "(no output)"
         if is_error and name == "bash":
             text += f"\n\nCommand exited with code {r.randint(1, 2)}"
-        msg: dict[str, Any] = {
-            "role": "toolResult",
-            "toolCallId": call_id,
-            "toolName": name,
-            "content": [{"type": "text", "text": text}],
-        }
-        if name == "edit" and not is_error:
-            msg["details"] = {"diff": "-1 old\n+1 new", "firstChangedLine": 1}
-        msg["isError"] = is_error
-        msg["timestamp"] = self.ms()
-        return msg
+        details = {"diff": "-1 old\n+1 new", "firstChangedLine": 1} if name == "edit" and not is_error else MISSING
+        return tool_result_message(call_id, name, [text_block(text)], self.ms(), is_error=is_error, details=details)
 
     def bash_execution(self) -> dict[str, Any]:
         r = self.rng
         self.tick(2, 60)
-        msg: dict[str, Any] = {
-            "role": "bashExecution",
-            "command": f"{r.choice(['git diff --stat', 'ls -la', 'make test', 'cat README.md'])}",
-            "output": self.words(0, 40),
-            "exitCode": r.choice([0, 0, 0, 1, 2]),
-            "cancelled": r.random() < 0.05,
-            "truncated": False,
-            "timestamp": self.ms(),
-        }
-        if r.random() < 0.3:
-            msg["excludeFromContext"] = True
-        return msg
+        return bash_execution_message(
+            r.choice(["git diff --stat", "ls -la", "make test", "cat README.md"]),
+            self.words(0, 40),
+            r.choice([0, 0, 0, 1, 2]),
+            self.ms(),
+            cancelled=r.random() < 0.05,
+            exclude=r.random() < 0.3,
+        )
 
     def message(self, msg: dict[str, Any]) -> None:
-        e = self.base("message")
-        e["message"] = msg
-        self.add(e)
+        self.add(message(self.new_id(), self.leaf, self.iso(), msg))
 
     # ---- entry kinds ----------------------------------------------------------------------
 
     def model_change(self) -> None:
         self.tick(0.01, 20)
         self.provider, self.model, self.api = self.rng.choice(MODELS)
-        e = self.base("model_change")
-        e["provider"], e["modelId"] = self.provider, self.model
-        self.add(e)
+        self.add(model_change(self.new_id(), self.leaf, self.iso(), self.provider, self.model))
 
     def thinking_change(self) -> None:
         self.tick(0.001, 20)
-        e = self.base("thinking_level_change")
-        e["thinkingLevel"] = self.rng.choice(LEVELS)
-        self.add(e)
+        i, stamp = self.new_id(), self.iso()
+        self.add(thinking_level_change(i, self.leaf, stamp, self.rng.choice(LEVELS)))
 
     def label(self) -> None:
         r = self.rng
         self.tick(1, 30)
-        e = self.base("label")
+        i, stamp = self.new_id(), self.iso()
         if r.random() < 0.02 or not self.by_id:
-            e["targetId"] = f"{r.getrandbits(32):08x}"  # a target that is not in the file
+            target = f"{r.getrandbits(32):08x}"  # a target that is not in the file
         else:
             labelled = [x["id"] for x in self.entries if x["type"] == "label"]
             pool = labelled if labelled and r.random() < 0.05 else list(self.by_id)
-            e["targetId"] = r.choice(pool)
+            target = r.choice(pool)
         roll = r.random()
+        value = MISSING  # no label key (cleared, as pi writes it)
         if roll < 0.7:
-            e["label"] = r.choice(["checkpoint", "bug", "good", "v1", "try-2", "repro", "✓ done", self.words(1, 3)])
+            value = r.choice(["checkpoint", "bug", "good", "v1", "try-2", "repro", "✓ done", self.words(1, 3)])
         elif roll < 0.85:
-            e["label"] = ""  # cleared
-        # else: no label key (cleared, as pi writes it)
-        self.add(e)
+            value = ""  # cleared
+        self.add(label(i, self.leaf, stamp, target, value))
 
     def session_info(self) -> None:
         self.tick(1, 30)
-        e = self.base("session_info")
-        e["name"] = "" if self.rng.random() < 0.15 else self.words(1, 6)
-        self.add(e)
+        i, stamp = self.new_id(), self.iso()
+        self.add(session_info(i, self.leaf, stamp, "" if self.rng.random() < 0.15 else self.words(1, 6)))
 
     def custom(self) -> None:
         r = self.rng
         self.tick(0.01, 5)
-        e: dict[str, Any] = {"type": "custom", "customType": r.choice(["todo", "plan-mode", "timer"])}
+        custom_type = r.choice(["todo", "plan-mode", "timer"])
+        data: Any = MISSING
         if r.random() < 0.8:
-            e["data"] = {"items": [self.words(1, 4) for _ in range(r.randint(0, 3))], "n": r.randint(0, 9)}
-        e.update({"id": self.new_id(), "parentId": self.leaf, "timestamp": self.iso()})
-        self.add(e)
+            data = {"items": [self.words(1, 4) for _ in range(r.randint(0, 3))], "n": r.randint(0, 9)}
+        self.add(custom(self.new_id(), self.leaf, self.iso(), custom_type, data))
 
     def custom_message(self) -> None:
         r = self.rng
@@ -304,16 +302,10 @@ class _Gen:
             content = [{"type": "text", "text": content}]
             if r.random() < 0.2:
                 content.append({"type": "image", "data": TINY_PNG, "mimeType": "image/png"})
-        e: dict[str, Any] = {
-            "type": "custom_message",
-            "customType": r.choice(["git-context", "reminder"]),
-            "content": content,
-            "display": r.random() < 0.7,
-        }
-        if r.random() < 0.5:
-            e["details"] = {"source": r.choice(WORDS)}
-        e.update({"id": self.new_id(), "parentId": self.leaf, "timestamp": self.iso()})
-        self.add(e)
+        custom_type = r.choice(["git-context", "reminder"])
+        display = r.random() < 0.7
+        details = {"source": r.choice(WORDS)} if r.random() < 0.5 else MISSING
+        self.add(custom_message(self.new_id(), self.leaf, self.iso(), custom_type, content, display, details))
 
     def compaction(self) -> None:
         r = self.rng
@@ -323,31 +315,30 @@ class _Gen:
             x for x in path[last + 1 :] if x["type"] == "message" and x["message"].get("role") in ("user", "assistant")
         ]
         self.tick(10, 60)
-        e = self.base("compaction")
-        e["summary"] = "## Goal\n" + self.words(3, 30) + "\n\n## Progress\n- " + self.words(3, 20)
+        i, stamp = self.new_id(), self.iso()
+        summary = "## Goal\n" + self.words(3, 30) + "\n\n## Progress\n- " + self.words(3, 20)
         first_kept = None
         if candidates and r.random() < 0.9:
             first_kept = r.choice(candidates[len(candidates) // 2 :])["id"]
         elif self.entries and r.random() < 0.5:
             first_kept = r.choice(self.entries)["id"]  # possibly not on the path
         form = r.random()
-        if first_kept is not None and not (form < 0.15):
-            e["firstKeptEntryId"] = first_kept
-        e["tokensBefore"] = r.randint(20_000, 190_000)
+        tokens = r.randint(20_000, 190_000)
+        details: Any = MISSING
         if r.random() < 0.8:
-            e["details"] = {
+            details = {
                 "readFiles": [f"src/{w}.py" for w in r.sample(WORDS, 2)],
                 "modifiedFiles": [f"src/{r.choice(WORDS)}.py"],
             }
-        if r.random() < 0.05:
-            e["fromHook"] = True
+        from_hook = True if r.random() < 0.05 else MISSING
+        tail: Any = MISSING
         if form < 0.4:  # newer format: the kept messages travel with the compaction
             ids = [x["id"] for x in path]
             tail = []
             if first_kept in ids and r.random() < 0.85:
                 tail = [x["message"] for x in path[ids.index(first_kept) :] if x["type"] == "message"]
-            e["retainedTail"] = tail
-        self.add(e)
+        kept = first_kept if first_kept is not None and not (form < 0.15) else MISSING
+        self.add(compaction(i, self.leaf, stamp, summary, kept, tokens, tail, details=details, from_hook=from_hook))
 
     def branch(self) -> None:
         """Go back to a random earlier entry, as pi's /tree does, maybe leaving a summary."""
@@ -363,12 +354,12 @@ class _Gen:
         self.leaf = target
         if r.random() < 0.35 and old_leaf != target:
             self.tick(5, 60)
-            e = self.base("branch_summary")
-            e["fromId"] = target if target is not None else "root"
-            e["summary"] = "" if r.random() < 0.1 else BRANCH_SUMMARY_PREAMBLE + self.words(3, 40)
+            i, stamp = self.new_id(), self.iso()
+            summary = "" if r.random() < 0.1 else BRANCH_SUMMARY_PREAMBLE + self.words(3, 40)
+            details: Any = MISSING
             if r.random() < 0.85:
-                e["details"] = {"readFiles": [], "modifiedFiles": [f"src/{r.choice(WORDS)}.py"]}
-            self.add(e)
+                details = {"readFiles": [], "modifiedFiles": [f"src/{r.choice(WORDS)}.py"]}
+            self.add(branch_summary(i, self.leaf, stamp, target if target is not None else "root", summary, details))
 
     def turn(self) -> None:
         """A user prompt and the agent's replies until it stops (bounded by the caller)."""
@@ -418,15 +409,11 @@ def generate_session(seed: int, n_entries: int) -> bytes:
     after the header, unless a bad line replaced one), deterministic for ``seed``."""
     g = _Gen(seed)
     r = g.rng
-    header: dict[str, Any] = {
-        "type": "session",
-        "version": 3,
-        "id": uuid7(r, g.ms()),
-        "timestamp": g.iso(),
-        "cwd": r.choice(["/home/user/projects/weatherapp", "/home/user/projects/shortlinks", "/srv/app", "/tmp/x y"]),
-    }
+    sid, stamp = uuid7(r, g.ms()), g.iso()
+    cwd = r.choice(["/home/user/projects/weatherapp", "/home/user/projects/shortlinks", "/srv/app", "/tmp/x y"])
+    head = header(3, cwd, id=sid, timestamp=stamp)
     if r.random() < 0.1:
-        header["parentSession"] = (
+        head["parentSession"] = (
             f"/home/user/.pi/agent/sessions/--srv-app--/2025-05-01T10-00-00-000Z_{uuid7(r, g.ms())}.jsonl"
         )
     if n_entries > 0 and r.random() < 0.9:
@@ -437,7 +424,7 @@ def generate_session(seed: int, n_entries: int) -> bytes:
         g.step()
     entries = g.entries[:n_entries]
 
-    out = [orjson.dumps(header) + b"\n"]
+    out = [orjson.dumps(head) + b"\n"]
     bad_rate = 0.0 if r.random() < 0.5 else r.uniform(0.002, 0.03)
     for e in entries:
         data = orjson.dumps(e)
@@ -470,8 +457,7 @@ def write_corpus(folder: str | Path, count: int, seed: int = 0) -> list[Path]:
         n = int(min(3000, r.lognormvariate(3.5, 1.2))) + 1
         data = generate_session(seed * 100_003 + k, n)
         head = orjson.loads(data.split(b"\n", 1)[0])
-        name = head["timestamp"].replace(":", "-").replace(".", "-") + "_" + head["id"] + ".jsonl"
-        path = folder / name
+        path = folder / file_name(head["timestamp"], head["id"])
         path.write_bytes(data)
         paths.append(path)
     return paths

@@ -21,226 +21,37 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from devkit.builder import (
+    FIXTURE_CWD,
+    MISSING,
+    assistant_entry,
+    assistant_msg,
+    branch_summary,
+    chat,
+    compaction,
+    custom,
+    custom_message,
+    fixture_header,
+    iso_at,
+    label,
+    message,
+    ms_at,
+    pi_lines,
+    session_info,
+    start,
+    tool_result_msg,
+    user_entry,
+    user_msg,
+)
+from devkit.builder import entry_id as e
 from devkit.oracle import pi_oracle
 from devkit.pijson import dumps, line
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures"
-CWD = "/home/user/projects/fixture"
-T0 = datetime(2026, 1, 5, 10, 0, 0, tzinfo=UTC)
-MISSING: Any = object()  # a key left out (JavaScript undefined)
-
-
-def ts(sec: float) -> str:
-    t = T0 + timedelta(seconds=sec)
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
-
-
-def ms(sec: float) -> int:
-    return int((T0 + timedelta(seconds=sec)).timestamp() * 1000)
-
-
-def e(n: int) -> str:
-    """The id of entry n: 8 hex characters, readable."""
-    return f"e{n:07d}"
-
-
-def _clean(d: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in d.items() if v is not MISSING}
-
-
-# ---- entry builders (pi's key order, §2.4 of the format reference) ---------------------------
-
-
-def header(sid: str = "0f6c1a52-3d4e-4b8a-9c21-7e5f0a1b2c3d", version: Any = 3, **extra: Any) -> dict[str, Any]:
-    return _clean({"type": "session", "version": version, "id": sid, "timestamp": ts(0), "cwd": CWD, **extra})
-
-
-def model_change(
-    i: str, parent: str | None, t: float, provider: str = "anthropic", model: str = "claude-sonnet-4-5"
-) -> dict:
-    return {
-        "type": "model_change",
-        "id": i,
-        "parentId": parent,
-        "timestamp": ts(t),
-        "provider": provider,
-        "modelId": model,
-    }
-
-
-def thinking(i: str, parent: str | None, t: float, level: str = "medium") -> dict:
-    return {"type": "thinking_level_change", "id": i, "parentId": parent, "timestamp": ts(t), "thinkingLevel": level}
-
-
-def message(i: str | None, parent: Any, t: Any, msg: dict) -> dict:
-    return _clean(
-        {
-            "type": "message",
-            "id": i,
-            "parentId": parent,
-            "timestamp": ts(t) if isinstance(t, int | float) else t,
-            "message": msg,
-        }
-    )
-
-
-def user_msg(text: Any, t: float) -> dict:
-    content = [{"type": "text", "text": text}] if isinstance(text, str) else text
-    return {"role": "user", "content": content, "timestamp": ms(t)}
-
-
-USAGE = {
-    "input": 3,
-    "output": 42,
-    "cacheRead": 2048,
-    "cacheWrite": 120,
-    "totalTokens": 2213,
-    "cost": {"input": 0.000009, "output": 0.00063, "cacheRead": 0.0006144, "cacheWrite": 0.00045, "total": 0.0017034},
-}
-
-
-def assistant_msg(
-    text: str | None,
-    t: float,
-    stop: str = "stop",
-    tool: tuple[str, str, dict] | None = None,
-    model: str = "claude-sonnet-4-5",
-) -> dict:
-    content: list[dict] = []
-    if text:
-        content.append({"type": "text", "text": text})
-    if tool:
-        content.append({"type": "toolCall", "id": tool[0], "name": tool[1], "arguments": tool[2]})
-    return {
-        "role": "assistant",
-        "content": content,
-        "api": "anthropic-messages",
-        "provider": "anthropic",
-        "model": model,
-        "usage": USAGE,
-        "stopReason": stop,
-        "timestamp": ms(t),
-    }
-
-
-def tool_result_msg(call: str, name: str, text: str, t: float, is_error: bool = False) -> dict:
-    return {
-        "role": "toolResult",
-        "toolCallId": call,
-        "toolName": name,
-        "content": [{"type": "text", "text": text}],
-        "isError": is_error,
-        "timestamp": ms(t),
-    }
-
-
-def user(i: str, parent: Any, t: float, text: Any) -> dict:
-    return message(i, parent, t, user_msg(text, t - 0.002))
-
-
-def assistant(i: str, parent: Any, t: float, text: str | None, **kw: Any) -> dict:
-    return message(i, parent, t, assistant_msg(text, t - 2, **kw))
-
-
-def label(i: str, parent: str | None, t: float, target: str, value: Any = MISSING) -> dict:
-    return _clean(
-        {"type": "label", "id": i, "parentId": parent, "timestamp": ts(t), "targetId": target, "label": value}
-    )
-
-
-def session_info(i: str, parent: str | None, t: float, name: Any) -> dict:
-    return _clean({"type": "session_info", "id": i, "parentId": parent, "timestamp": ts(t), "name": name})
-
-
-def compaction(
-    i: str,
-    parent: str | None,
-    t: float,
-    summary: str,
-    first_kept: Any = MISSING,
-    tokens: int = 48_210,
-    retained: Any = MISSING,
-) -> dict:
-    return _clean(
-        {
-            "type": "compaction",
-            "id": i,
-            "parentId": parent,
-            "timestamp": ts(t),
-            "summary": summary,
-            "firstKeptEntryId": first_kept,
-            "tokensBefore": tokens,
-            "details": {"readFiles": ["src/app.py"], "modifiedFiles": []},
-            "retainedTail": retained,
-        }
-    )
-
-
-def branch_summary(i: str, parent: str | None, t: float, from_id: str, summary: str, details: Any = MISSING) -> dict:
-    if details is MISSING:
-        details = {"readFiles": ["src/app.py"], "modifiedFiles": ["src/app.py"]}
-    return _clean(
-        {
-            "type": "branch_summary",
-            "id": i,
-            "parentId": parent,
-            "timestamp": ts(t),
-            "fromId": from_id,
-            "summary": summary,
-            "details": details,
-        }
-    )
-
-
-def custom(i: str, parent: str | None, t: float, ctype: str, data: Any = MISSING) -> dict:
-    return _clean(
-        {"type": "custom", "customType": ctype, "data": data, "id": i, "parentId": parent, "timestamp": ts(t)}
-    )
-
-
-def custom_message(
-    i: str, parent: str | None, t: float, ctype: str, content: Any, display: bool, details: Any = MISSING
-) -> dict:
-    return _clean(
-        {
-            "type": "custom_message",
-            "customType": ctype,
-            "content": content,
-            "display": display,
-            "details": details,
-            "id": i,
-            "parentId": parent,
-            "timestamp": ts(t),
-        }
-    )
-
-
-def lines(*objs: Any) -> bytes:
-    return b"".join(o if isinstance(o, bytes) else line(o) for o in objs)
-
-
-def start(n: int = 2) -> list[dict]:
-    """What a real pi file starts with: model_change and thinking_level_change (ids 1, 2)."""
-    out = [model_change(e(1), None, 0.01)]
-    if n > 1:
-        out.append(thinking(e(2), e(1), 0.012))
-    return out
-
-
-def chat(first: int, parent: str, t: float, pairs: int) -> list[dict]:
-    """``pairs`` user/assistant exchanges, ids first, first+1, ...; returns the entries."""
-    out = []
-    for k in range(pairs):
-        u, a = first + 2 * k, first + 2 * k + 1
-        out.append(user(e(u), parent, t + 20 * k, f"Question {k + 1}"))
-        out.append(assistant(e(a), e(u), t + 20 * k + 5, f"Answer {k + 1}"))
-        parent = e(a)
-    return out
 
 
 # ---- the fixtures ---------------------------------------------------------------------------
@@ -262,13 +73,13 @@ def fixture(name: str, tests: str, pi: str = "") -> Any:
     "Path = all 6 entries; context user, assistant, toolResult, assistant.",
 )
 def _linear() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
-        user(e(3), e(2), 10, "What is in this folder?"),
-        assistant(e(4), e(3), 15, "Let me look.", stop="toolUse", tool=("toolu_01Lin", "bash", {"command": "ls"})),
+        user_entry(e(3), e(2), 10, "What is in this folder?"),
+        assistant_entry(e(4), e(3), 15, "Let me look.", stop="toolUse", tool=("toolu_01Lin", "bash", {"command": "ls"})),
         message(e(5), e(4), 15.2, tool_result_msg("toolu_01Lin", "bash", "README.md\nsrc\ntests", 15.1)),
-        assistant(e(6), e(5), 20, "A README, the sources in `src/` and tests."),
+        assistant_entry(e(6), e(5), 20, "A README, the sources in `src/` and tests."),
     )
 
 
@@ -278,17 +89,17 @@ def _linear() -> bytes:
     "Children of e0000004: e0000006 (10:00:40), e0000008 (11:00:50+01:00 = 10:00:50Z), e0000005 (10:01:40), e0000007 (10:01:40, after e0000005: stable). Leaf e0000010, path through e0000005.",
 )
 def _branches() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
-        user(e(3), e(2), 10, "Pick a name for the CLI."),
-        assistant(e(4), e(3), 20, "Some options: `wx`, `weather`, `forecast`."),
-        user(e(5), e(4), 100, "Call it `wx`."),
-        user(e(6), e(4), 40, "Call it `weather`."),
-        user(e(7), e(4), 100, "Call it `forecast`."),
+        user_entry(e(3), e(2), 10, "Pick a name for the CLI."),
+        assistant_entry(e(4), e(3), 20, "Some options: `wx`, `weather`, `forecast`."),
+        user_entry(e(5), e(4), 100, "Call it `wx`."),
+        user_entry(e(6), e(4), 40, "Call it `weather`."),
+        user_entry(e(7), e(4), 100, "Call it `forecast`."),
         message(e(8), e(4), "2026-01-05T11:00:50.000+01:00", user_msg("Call it `sky`.", 50)),
-        assistant(e(9), e(6), 45, "`weather` it is."),
-        assistant(e(10), e(5), 105, "`wx` it is."),
+        assistant_entry(e(9), e(6), 45, "`weather` it is."),
+        assistant_entry(e(10), e(5), 105, "`wx` it is."),
     )
 
 
@@ -298,16 +109,16 @@ def _branches() -> bytes:
     'Labels: e0000003 `beginning`, e0000004 `answer again`, e0000011 `meta`; e0000005\'s `q2` is cleared by `""`. Leaf = the last label entry.',
 )
 def _labels() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 2),  # 3..6
         label(e(11), e(6), 60, e(3), "start"),
         label(e(12), e(11), 61, e(4), "answer"),
         label(e(13), e(12), 62, e(3), "beginning"),
         label(e(14), e(13), 63, e(4)),
-        user(e(15), e(14), 80, "Question 3"),
-        assistant(e(16), e(15), 85, "Answer 3"),
+        user_entry(e(15), e(14), 80, "Question 3"),
+        assistant_entry(e(16), e(15), 85, "Answer 3"),
         label(e(17), e(16), 90, e(5), "q2"),
         label(e(18), e(17), 91, e(5), ""),
         label(e(19), e(18), 92, e(4), "answer again"),
@@ -321,8 +132,8 @@ def _labels() -> bytes:
     "pi keeps it in its label map but no entry shows it: `labels` is {}.",
 )
 def _label_missing() -> bytes:
-    return lines(
-        header(), *start(), *chat(3, e(2), 10, 1), label(e(5), e(4), 30, "deadbeef", "ghost"), *chat(6, e(5), 40, 1)
+    return pi_lines(
+        fixture_header(), *start(), *chat(3, e(2), 10, 1), label(e(5), e(4), 30, "deadbeef", "ghost"), *chat(6, e(5), 40, 1)
     )
 
 
@@ -332,14 +143,14 @@ def _label_missing() -> bytes:
     "Context: compactionSummary, e0000005..e0000008 (user, assistant, toolResult, assistant), then user, assistant.",
 )
 def _compaction_first_kept() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
-        user(e(5), e(4), 50, "Now run the tests."),
-        assistant(e(6), e(5), 55, None, stop="toolUse", tool=("toolu_01Cmp", "bash", {"command": "pytest -q"})),
+        user_entry(e(5), e(4), 50, "Now run the tests."),
+        assistant_entry(e(6), e(5), 55, None, stop="toolUse", tool=("toolu_01Cmp", "bash", {"command": "pytest -q"})),
         message(e(7), e(6), 58, tool_result_msg("toolu_01Cmp", "bash", "3 passed in 0.12s", 57.9)),
-        assistant(e(8), e(7), 62, "All 3 tests pass."),
+        assistant_entry(e(8), e(7), 62, "All 3 tests pass."),
         compaction(e(9), e(8), 90, "## Goal\nGet the tests green.", e(5)),
         *chat(10, e(9), 120, 1),
     )
@@ -351,14 +162,14 @@ def _compaction_first_kept() -> bytes:
     "Context: compactionSummary, then the two entries after it.",
 )
 def _compaction_off_path() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
-        user(e(5), e(4), 40, "Branch A"),
-        assistant(e(6), e(5), 45, "On branch A."),
-        user(e(7), e(4), 60, "Branch B"),
-        assistant(e(8), e(7), 65, "On branch B."),
+        user_entry(e(5), e(4), 40, "Branch A"),
+        assistant_entry(e(6), e(5), 45, "On branch A."),
+        user_entry(e(7), e(4), 60, "Branch B"),
+        assistant_entry(e(8), e(7), 65, "On branch B."),
         compaction(e(9), e(8), 90, "Summary of branch B.", e(5)),
         *chat(10, e(9), 120, 1),
     )
@@ -370,8 +181,8 @@ def _compaction_off_path() -> bytes:
     "Nothing before the compaction is kept: compactionSummary, user, assistant.",
 )
 def _compaction_no_first_kept() -> bytes:
-    return lines(
-        header(), *start(), *chat(3, e(2), 10, 2), compaction(e(7), e(6), 90, "Summary."), *chat(8, e(7), 120, 1)
+    return pi_lines(
+        fixture_header(), *start(), *chat(3, e(2), 10, 2), compaction(e(7), e(6), 90, "Summary."), *chat(8, e(7), 120, 1)
     )
 
 
@@ -382,8 +193,8 @@ def _compaction_no_first_kept() -> bytes:
 )
 def _retained_tail() -> bytes:
     tail = [user_msg("Question 2 (kept in the checkpoint)", 39)]
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 2),
         compaction(e(7), e(6), 90, "Summary of question 1.", e(5), retained=tail),
@@ -397,8 +208,8 @@ def _retained_tail() -> bytes:
     "pi 0.73.1 ignores it and keeps e0000005, e0000006 (context differs by design).",
 )
 def _retained_tail_empty() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 2),
         compaction(e(7), e(6), 90, "Summary of everything.", e(5), retained=[]),
@@ -412,8 +223,8 @@ def _retained_tail_empty() -> bytes:
     "Context: the second summary, e0000011..e0000012, then the entries after it.",
 )
 def _compaction_two() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 2),  # 3..6
         compaction(e(7), e(6), 90, "First summary.", e(5)),
@@ -429,8 +240,8 @@ def _compaction_two() -> bytes:
     "pi 0.73.1 drops the inner compaction from the kept range; the newer rule would show it as a compactionSummary.",
 )
 def _compaction_overlap() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 2),
         compaction(e(7), e(6), 90, "First summary.", e(5)),
@@ -446,8 +257,8 @@ def _compaction_overlap() -> bytes:
     "Context: user, assistant, branchSummary, user, assistant, user, assistant (the empty one is skipped).",
 )
 def _branch_summary() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),  # 3, 4
         *chat(5, e(4), 40, 1),  # 5, 6: the abandoned branch
@@ -470,8 +281,8 @@ def _branch_summary() -> bytes:
     "Roots: e0000001 and e0000005. Path e0000005..e0000007; thinking level `off` (the change is not on the path), model from the assistant.",
 )
 def _branch_summary_root() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
         branch_summary(
@@ -492,13 +303,13 @@ def _branch_summary_root() -> bytes:
 )
 def _custom() -> bytes:
     png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
-        user(e(3), e(2), 10, "Start the timer."),
-        custom_message(e(4), e(3), 10.1, "timer", "Timer started at 10:00.", True, {"startedAt": ms(10)}),
-        custom(e(5), e(4), 10.2, "timer-state", {"running": True, "startedAt": ms(10)}),
-        assistant(e(6), e(5), 15, "Timer is running."),
+        user_entry(e(3), e(2), 10, "Start the timer."),
+        custom_message(e(4), e(3), 10.1, "timer", "Timer started at 10:00.", True, {"startedAt": ms_at(10)}),
+        custom(e(5), e(4), 10.2, "timer-state", {"running": True, "startedAt": ms_at(10)}),
+        assistant_entry(e(6), e(5), 15, "Timer is running."),
         custom(e(7), e(6), 16, "heartbeat"),
         custom_message(
             e(8),
@@ -518,8 +329,8 @@ def _custom() -> bytes:
     "Name `Second name` (trimmed).",
 )
 def _session_info() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
         session_info(e(5), e(4), 30, "First name"),
@@ -535,8 +346,8 @@ def _session_info() -> bytes:
     "Name null (pi 0.73.1 lets the latest entry win, even when empty).",
 )
 def _session_info_cleared() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
         session_info(e(5), e(4), 30, "Named"),
@@ -550,8 +361,8 @@ def v1_entries(first_kept_index: int | None) -> list[Any]:
     hdr = {
         "type": "session",
         "id": "6b1f0c2e-8a7d-4e3b-9f10-2c4d5e6f7a8b",
-        "timestamp": ts(0),
-        "cwd": CWD,
+        "timestamp": iso_at(0),
+        "cwd": FIXTURE_CWD,
         "provider": "anthropic",
         "modelId": "claude-opus-4-5",
         "thinkingLevel": "off",
@@ -560,7 +371,7 @@ def v1_entries(first_kept_index: int | None) -> list[Any]:
     out: list[Any] = [hdr]
 
     def m(t: float, msg: dict) -> dict:
-        return {"type": "message", "timestamp": ts(t), "message": msg}
+        return {"type": "message", "timestamp": iso_at(t), "message": msg}
 
     out += [
         m(10, user_msg("Read the config.", 10)),  # index 1
@@ -572,14 +383,14 @@ def v1_entries(first_kept_index: int | None) -> list[Any]:
         ),  # 2
         m(15.2, tool_result_msg("toolu_01V1", "read", "[server]\nport = 8080", 15.1)),  # 3
         m(20, assistant_msg("The server listens on 8080.", 17, model="claude-opus-4-5")),  # 4
-        {"type": "thinking_level_change", "timestamp": ts(25), "thinkingLevel": "high"},  # 5
-        {"type": "model_change", "timestamp": ts(26), "provider": "anthropic", "modelId": "claude-sonnet-4-5"},  # 6
+        {"type": "thinking_level_change", "timestamp": iso_at(25), "thinkingLevel": "high"},  # 5
+        {"type": "model_change", "timestamp": iso_at(26), "provider": "anthropic", "modelId": "claude-sonnet-4-5"},  # 6
         m(40, user_msg("Change it to 9090.", 40)),  # 7
         m(45, assistant_msg("Done.", 43)),  # 8
     ]
     comp = {
         "type": "compaction",
-        "timestamp": ts(60),
+        "timestamp": iso_at(60),
         "summary": "Port changed from 8080 to 9090.",
         "firstKeptEntryIndex": first_kept_index,
         "tokensBefore": 12000,
@@ -595,7 +406,7 @@ def v1_entries(first_kept_index: int | None) -> list[Any]:
     "Migrated in memory: one chain in file order with new random ids (compare by position); header version 3 with the legacy keys kept; firstKeptEntryIndex → the id of entry 7 (the user message `Change it to 9090.`).",
 )
 def _v1() -> bytes:
-    return lines(*v1_entries(7))
+    return pi_lines(*v1_entries(7))
 
 
 @fixture(
@@ -607,7 +418,7 @@ def _v1_shift() -> bytes:
     objs = v1_entries(7)
     damaged = dumps(objs[3])
     damaged = damaged[:40] + "\x00\x00" + damaged[40:]  # NUL bytes inside the JSON text
-    return lines(*objs[:3], damaged.encode() + b"\n", *objs[4:])
+    return pi_lines(*objs[:3], damaged.encode() + b"\n", *objs[4:])
 
 
 @fixture(
@@ -616,7 +427,7 @@ def _v1_shift() -> bytes:
     "`firstKeptEntryId` is left out, so nothing before the compaction is kept.",
 )
 def _v1_forward() -> bytes:
-    return lines(*v1_entries(10))
+    return pi_lines(*v1_entries(10))
 
 
 @fixture(
@@ -630,14 +441,14 @@ def _v2() -> bytes:
         "customType": "git-status",
         "content": "On branch main, clean.",
         "display": True,
-        "timestamp": ms(12),
+        "timestamp": ms_at(12),
     }
-    return lines(
-        header(version=2),
+    return pi_lines(
+        fixture_header(version=2),
         *start(),
-        user(e(3), e(2), 10, "Status?"),
+        user_entry(e(3), e(2), 10, "Status?"),
         message(e(4), e(3), 12, hook),
-        assistant(e(5), e(4), 15, "Clean."),
+        assistant_entry(e(5), e(4), 15, "Clean."),
     )
 
 
@@ -647,9 +458,9 @@ def _v2() -> bytes:
     "3 lines skipped; path e0000001..e0000006.",
 )
 def _bad_lines() -> bytes:
-    cut = dumps(user(e(9), e(4), 31, "This entry was never finished"))[:60].encode()
-    return lines(
-        header(),
+    cut = dumps(user_entry(e(9), e(4), 31, "This entry was never finished"))[:60].encode()
+    return pi_lines(
+        fixture_header(),
         *start(),
         b"this is not json\n",
         *chat(3, e(2), 10, 1),
@@ -665,8 +476,8 @@ def _bad_lines() -> bytes:
     "The torn line is skipped; leaf e0000004.",
 )
 def _torn_last() -> bytes:
-    torn = dumps(assistant(e(5), e(4), 40, "A long answer that was being written when the process was killed"))[:150]
-    return lines(header(), *start(), *chat(3, e(2), 10, 1)) + torn.encode()
+    torn = dumps(assistant_entry(e(5), e(4), 40, "A long answer that was being written when the process was killed"))[:150]
+    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1)) + torn.encode()
 
 
 @fixture(
@@ -675,12 +486,12 @@ def _torn_last() -> bytes:
     "pi loses the joined line entirely: e0000005 and e0000006 are gone, e0000007 becomes an orphan root, the path is only e0000007.",
 )
 def _torn_joined() -> bytes:
-    torn = dumps(user(e(5), e(4), 40, "The first attempt at this question"))[:90]
-    whole = dumps(user(e(6), e(4), 70, "The question again, after a restart"))
+    torn = dumps(user_entry(e(5), e(4), 40, "The first attempt at this question"))[:90]
+    whole = dumps(user_entry(e(6), e(4), 70, "The question again, after a restart"))
     return (
-        lines(header(), *start(), *chat(3, e(2), 10, 1))
+        pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1))
         + (torn + whole + "\n").encode()
-        + lines(assistant(e(7), e(6), 75, "Here is the answer."))
+        + pi_lines(assistant_entry(e(7), e(6), 75, "Here is the answer."))
     )
 
 
@@ -690,7 +501,7 @@ def _torn_joined() -> bytes:
     "It is an extra root in the tree (roots e0000001, e0000005); path and context are unaffected.",
 )
 def _self_parent() -> bytes:
-    return lines(header(), *start(), *chat(3, e(2), 10, 1), custom(e(5), e(5), 20, "loop"), *chat(6, e(4), 40, 1))
+    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), custom(e(5), e(5), 20, "loop"), *chat(6, e(4), 40, 1))
 
 
 @fixture(
@@ -699,12 +510,12 @@ def _self_parent() -> bytes:
     "NOT COMPARABLE: pi 0.73.1 never returns on this file (its path walk has no cycle guard). Never give it to the oracle.",
 )
 def _cycle2() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
-        user(e(3), e(2), 10, "Hello"),
-        assistant(e(4), e(5), 15, "Hi."),
-        user(e(5), e(4), 20, "Loop?"),
+        user_entry(e(3), e(2), 10, "Hello"),
+        assistant_entry(e(4), e(5), 15, "Hi."),
+        user_entry(e(5), e(4), 20, "Loop?"),
     )
 
 
@@ -714,13 +525,13 @@ def _cycle2() -> bytes:
     "NOT COMPARABLE: pi 0.73.1 never returns on this file. Never give it to the oracle.",
 )
 def _cycle3() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
-        user(e(3), e(2), 10, "Hello"),
-        assistant(e(4), e(6), 15, "Hi."),
-        user(e(5), e(4), 20, "Again"),
-        assistant(e(6), e(5), 25, "And again."),
+        user_entry(e(3), e(2), 10, "Hello"),
+        assistant_entry(e(4), e(6), 15, "Hi."),
+        user_entry(e(5), e(4), 20, "Again"),
+        assistant_entry(e(6), e(5), 25, "And again."),
     )
 
 
@@ -730,7 +541,7 @@ def _cycle3() -> bytes:
     "NOT COMPARABLE: pi 0.73.1 never returns (the leaf's path walk loops). Never give it to the oracle.",
 )
 def _cycle_self() -> bytes:
-    return lines(header(), *start(), *chat(3, e(2), 10, 1), user(e(5), e(5), 30, "Me again"))
+    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), user_entry(e(5), e(5), 30, "Me again"))
 
 
 @fixture(
@@ -739,14 +550,14 @@ def _cycle_self() -> bytes:
     "pi's index keeps the last one (the path goes through the second: ..., e0000004, e0000005, e0000007); its tree attaches the second node twice: e0000004 → [e0000005, e0000005], and e0000005 → [e0000006, e0000007].",
 )
 def _dup_ids() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
-        user(e(5), e(4), 30, "First version of the question"),
-        assistant(e(6), e(5), 35, "First answer."),
-        user(e(5), e(4), 50, "Second version of the question"),
-        assistant(e(7), e(5), 55, "Second answer."),
+        user_entry(e(5), e(4), 30, "First version of the question"),
+        assistant_entry(e(6), e(5), 35, "First answer."),
+        user_entry(e(5), e(4), 50, "Second version of the question"),
+        assistant_entry(e(7), e(5), 55, "Second answer."),
     )
 
 
@@ -756,12 +567,12 @@ def _dup_ids() -> bytes:
     "The orphan is an extra root; the path starts at it (e0000005, e0000006); thinking level `off` (the change is not on the path).",
 )
 def _orphan() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
-        user(e(5), "0badf00d", 40, "Where did my parent go?"),
-        assistant(e(6), e(5), 45, "It is not in this file."),
+        user_entry(e(5), "0badf00d", 40, "Where did my parent go?"),
+        assistant_entry(e(6), e(5), 45, "It is not in this file."),
     )
 
 
@@ -771,9 +582,9 @@ def _orphan() -> bytes:
     "An extra root; the path starts at it. (pi's entryIds show its parentId as null.)",
 )
 def _missing_parent_key() -> bytes:
-    u = user(e(5), None, 40, "No parentId key here")
+    u = user_entry(e(5), None, 40, "No parentId key here")
     del u["parentId"]
-    return lines(header(), *start(), *chat(3, e(2), 10, 1), u, assistant(e(6), e(5), 45, "Noted."))
+    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), u, assistant_entry(e(6), e(5), 45, "Noted."))
 
 
 @fixture(
@@ -782,7 +593,7 @@ def _missing_parent_key() -> bytes:
     "Loads normally (JavaScript's trim() removes the BOM).",
 )
 def _bom() -> bytes:
-    return b"\xef\xbb\xbf" + lines(header(), *start(), *chat(3, e(2), 10, 1))
+    return b"\xef\xbb\xbf" + pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1))
 
 
 @fixture(
@@ -791,7 +602,7 @@ def _bom() -> bytes:
     "Loads normally (`\\r` before `\\n` is JSON whitespace).",
 )
 def _crlf() -> bytes:
-    return lines(header(), *start(), *chat(3, e(2), 10, 2)).replace(b"\n", b"\r\n")
+    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 2)).replace(b"\n", b"\r\n")
 
 
 @fixture(
@@ -801,11 +612,11 @@ def _crlf() -> bytes:
 )
 def _unicode() -> bytes:
     text = "Line one\u2028line two\u2029paragraph\u0085next — emoji 😀 👩‍💻 🇩🇪, é vs e\u0301, עברית"
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
-        user(e(3), e(2), 10, text),
-        assistant(e(4), e(3), 15, "Got it: 👍\u2028(with a separator)"),
+        user_entry(e(3), e(2), 10, text),
+        assistant_entry(e(4), e(3), 15, "Got it: 👍\u2028(with a separator)"),
         session_info(e(5), e(4), 20, "Notes 👩‍💻 \u2028 line"),
     )
 
@@ -816,17 +627,17 @@ def _unicode() -> bytes:
     "Loads normally; the message text and the name keep the lone surrogates.",
 )
 def _lone_surrogate() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         b'{"type":"message","id":"e0000003","parentId":"e0000002","timestamp":"'
-        + ts(10).encode()
+        + iso_at(10).encode()
         + b'","message":{"role":"user","content":"broken emoji: \\ud83d and \\ude00, whole: \\ud83d\\ude00","timestamp":'
-        + str(ms(10)).encode()
+        + str(ms_at(10)).encode()
         + b"}}\n",
-        assistant(e(4), e(3), 15, "I see replacement characters."),
+        assistant_entry(e(4), e(3), 15, "I see replacement characters."),
         b'{"type":"session_info","id":"e0000005","parentId":"e0000004","timestamp":"'
-        + ts(20).encode()
+        + iso_at(20).encode()
         + b'","name":"half \\ud83d"}\n',
     )
 
@@ -839,17 +650,17 @@ def _lone_surrogate() -> bytes:
 def _invalid_utf8() -> bytes:
     msg = (
         b'{"type":"message","id":"e0000003","parentId":"e0000002","timestamp":"'
-        + ts(10).encode()
+        + iso_at(10).encode()
         + b'","message":{"role":"user","content":"bad: \xff | \xed\xa0\x80 | \xe2\x82 | \xf0\x9f\x98 | ok \xc3\xa9","timestamp":'
-        + str(ms(10)).encode()
+        + str(ms_at(10)).encode()
         + b"}}\n"
     )
     name = (
         b'{"type":"session_info","id":"e0000005","parentId":"e0000004","timestamp":"'
-        + ts(20).encode()
+        + iso_at(20).encode()
         + b'","name":"caf\xe9 \xed\xa0\x80"}\n'
     )
-    return lines(header(), *start(), msg, assistant(e(4), e(3), 15, "Some bytes were not UTF-8."), name)
+    return pi_lines(fixture_header(), *start(), msg, assistant_entry(e(4), e(3), 15, "Some bytes were not UTF-8."), name)
 
 
 @fixture(
@@ -863,7 +674,7 @@ def _empty() -> bytes:
 
 @fixture("header-only.jsonl", "Only the header line.", "Leaf null, empty tree and context.")
 def _header_only() -> bytes:
-    return lines(header())
+    return pi_lines(fixture_header())
 
 
 @fixture(
@@ -872,17 +683,17 @@ def _header_only() -> bytes:
     "The indented entry loads; the NBSP-prefixed label does not, so `labels` is {}.",
 )
 def _whitespace() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         b"\n",
         *start(),
         b"   \n",
         b"\t\t\n",
         b"\r\n",
-        b"  \t" + line(user(e(3), e(2), 10, "Indented line")),
+        b"  \t" + line(user_entry(e(3), e(2), 10, "Indented line")),
         "\u00a0\n".encode(),
         "\u3000\n".encode(),
-        assistant(e(4), e(3), 15, "Fine."),
+        assistant_entry(e(4), e(3), 15, "Fine."),
         "\u00a0".encode() + line(label(e(5), e(4), 20, e(3), "nbsp")),
         b"\n\n",
     )
@@ -894,7 +705,7 @@ def _whitespace() -> bytes:
     "Not a session: pi 0.73.1 treats it as corrupt and overwrites it with a fresh header when opened.",
 )
 def _foreign() -> bytes:
-    return lines(
+    return pi_lines(
         {
             "messages": [
                 {"role": "system", "content": "You are terse."},
@@ -912,7 +723,7 @@ def _foreign() -> bytes:
     "Loads normally (the garbage line is skipped before the check).",
 )
 def _garbage_first() -> bytes:
-    return b"\x1b[31mcolour codes from a terminal paste\x1b[0m\n" + lines(header(), *start(), *chat(3, e(2), 10, 1))
+    return b"\x1b[31mcolour codes from a terminal paste\x1b[0m\n" + pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1))
 
 
 @fixture(
@@ -921,9 +732,9 @@ def _garbage_first() -> bytes:
     'Not a session (pi requires `typeof id === "string"`); pi 0.73.1 would overwrite it.',
 )
 def _header_id_number() -> bytes:
-    h = header()
+    h = fixture_header()
     h["id"] = 12345
-    return lines(h, *start(), *chat(3, e(2), 10, 1))
+    return pi_lines(h, *start(), *chat(3, e(2), 10, 1))
 
 
 @fixture(
@@ -932,8 +743,8 @@ def _header_id_number() -> bytes:
     "Not a session for pi's v3 SessionManager; pi 0.73.1 would overwrite it.",
 )
 def _v4() -> bytes:
-    return lines(
-        {"kind": "header", "version": 4, "id": "019b8a3c-0e51-7d22-9a61-3f0e2b7c4d10", "createdAt": ts(0), "cwd": CWD},
+    return pi_lines(
+        {"kind": "header", "version": 4, "id": "019b8a3c-0e51-7d22-9a61-3f0e2b7c4d10", "createdAt": iso_at(0), "cwd": FIXTURE_CWD},
         {
             "kind": "entry",
             "seq": 1,
@@ -941,7 +752,7 @@ def _v4() -> bytes:
                 "type": "message",
                 "id": "a1b2c3d4",
                 "parentId": None,
-                "timestamp": ts(10),
+                "timestamp": iso_at(10),
                 "message": user_msg("Hello", 10),
             },
         },
@@ -952,7 +763,7 @@ def _v4() -> bytes:
                 "type": "message",
                 "id": "b2c3d4e5",
                 "parentId": "a1b2c3d4",
-                "timestamp": ts(15),
+                "timestamp": iso_at(15),
                 "message": assistant_msg("Hi.", 13),
             },
         },
@@ -963,7 +774,7 @@ def _v4() -> bytes:
                 "type": "leaf",
                 "id": "c3d4e5f6",
                 "parentId": "b2c3d4e5",
-                "timestamp": ts(16),
+                "timestamp": iso_at(16),
                 "targetId": "b2c3d4e5",
             },
         },
@@ -976,8 +787,8 @@ def _v4() -> bytes:
     "The second header is skipped. pi's tree lists the duplicated nodes twice: roots [e0000001, e0000001], children e0000001 → [e0000002, e0000002], e0000002 → [e0000003, e0000003]; entryIds has 9 rows; the path is e0000001..e0000006.",
 )
 def _dup_header() -> bytes:
-    first = [header(), *start(), user(e(3), e(2), 10, "Hello")]
-    return lines(*first, *first, assistant(e(4), e(3), 15, "Hi."), *chat(5, e(4), 40, 1))
+    first = [fixture_header(), *start(), user_entry(e(3), e(2), 10, "Hello")]
+    return pi_lines(*first, *first, assistant_entry(e(4), e(3), 15, "Hi."), *chat(5, e(4), 40, 1))
 
 
 @fixture(
@@ -986,22 +797,22 @@ def _dup_header() -> bytes:
     "Unknown types are in the tree and path but add nothing to the context; unknown roles are passed through into the context.",
 )
 def _unknown() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
-        {"type": "active_tools_change", "id": e(3), "parentId": e(2), "timestamp": ts(5), "tools": ["read", "bash"]},
+        {"type": "active_tools_change", "id": e(3), "parentId": e(2), "timestamp": iso_at(5), "tools": ["read", "bash"]},
         {
             "type": "system_prompt",
             "id": e(4),
             "parentId": e(3),
-            "timestamp": ts(6),
+            "timestamp": iso_at(6),
             "text": "You are a helpful assistant.",
         },
-        user(e(5), e(4), 10, "Hello"),
-        message(e(6), e(5), 11, {"role": "developer", "content": "Be brief.", "timestamp": ms(11)}),
-        assistant(e(7), e(6), 15, "Hi."),
-        message(e(8), e(7), 16, {"role": "note", "text": "no content key", "timestamp": ms(16)}),
-        {"type": "leaf", "id": e(9), "parentId": e(8), "timestamp": ts(17), "targetId": e(7)},
+        user_entry(e(5), e(4), 10, "Hello"),
+        message(e(6), e(5), 11, {"role": "developer", "content": "Be brief.", "timestamp": ms_at(11)}),
+        assistant_entry(e(7), e(6), 15, "Hi."),
+        message(e(8), e(7), 16, {"role": "note", "text": "no content key", "timestamp": ms_at(16)}),
+        {"type": "leaf", "id": e(9), "parentId": e(8), "timestamp": iso_at(17), "targetId": e(7)},
     )
 
 
@@ -1011,13 +822,13 @@ def _unknown() -> bytes:
     "Loads; the context keeps the three messages (with no text or blocks).",
 )
 def _null_content() -> bytes:
-    u = user(e(3), e(2), 10, "x")
+    u = user_entry(e(3), e(2), 10, "x")
     u["message"]["content"] = None
-    a = assistant(e(4), e(3), 15, None, stop="toolUse", tool=("toolu_01Nul", "bash", {"command": "true"}))
+    a = assistant_entry(e(4), e(3), 15, None, stop="toolUse", tool=("toolu_01Nul", "bash", {"command": "true"}))
     a["message"]["content"] = None
     r = message(e(5), e(4), 16, tool_result_msg("toolu_01Nul", "bash", "", 16))
     r["message"]["content"] = None
-    return lines(header(), *start(), u, a, r, assistant(e(6), e(5), 20, "Done."))
+    return pi_lines(fixture_header(), *start(), u, a, r, assistant_entry(e(6), e(5), 20, "Done."))
 
 
 @fixture(
@@ -1026,7 +837,7 @@ def _null_content() -> bytes:
     "pi 0.73.1 throws `TypeError: Cannot read properties of null (reading 'role')` while building the context: not loadable.",
 )
 def _message_null() -> bytes:
-    return lines(header(), *start(), *chat(3, e(2), 10, 1), message(e(5), e(4), 30, None), *chat(6, e(5), 40, 1))
+    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), message(e(5), e(4), 30, None), *chat(6, e(5), 40, 1))
 
 
 @fixture(
@@ -1035,8 +846,8 @@ def _message_null() -> bytes:
     "pi keeps them as entries: entryIds has 10 rows (null id, type and parent for the 4 odd ones) and the tree has roots [e0000001, null, null, null, null]; the leaf is the last real entry, the path is unaffected.",
 )
 def _non_objects() -> bytes:
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         b"42\n",
         *chat(3, e(2), 10, 1),
@@ -1053,7 +864,7 @@ def _non_objects() -> bytes:
     "pi 0.73.1 throws `TypeError: Cannot read properties of null (reading 'type')` while indexing: not loadable.",
 )
 def _null_line() -> bytes:
-    return lines(header(), *start(), *chat(3, e(2), 10, 1), b"null\n", *chat(5, e(4), 40, 1))
+    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), b"null\n", *chat(5, e(4), 40, 1))
 
 
 @fixture(
@@ -1062,7 +873,7 @@ def _null_line() -> bytes:
     "Loaded as is (no migration for versions ≥ 3); the header keeps version 4.",
 )
 def _version4() -> bytes:
-    return lines(header(version=4), *start(), *chat(3, e(2), 10, 1))
+    return pi_lines(fixture_header(version=4), *start(), *chat(3, e(2), 10, 1))
 
 
 @fixture(
@@ -1072,25 +883,25 @@ def _version4() -> bytes:
 )
 def _bad_ts() -> bytes:
     def u(i: int, t: Any, text: str) -> dict:
-        m = user(e(i), e(4), 0, text)
+        m = user_entry(e(i), e(4), 0, text)
         if t is MISSING:
             del m["timestamp"]
         else:
             m["timestamp"] = t
         return m
 
-    return lines(
-        header(),
+    return pi_lines(
+        fixture_header(),
         *start(),
         *chat(3, e(2), 10, 1),
-        u(5, ts(100), "valid, 10:01:40"),
+        u(5, iso_at(100), "valid, 10:01:40"),
         u(6, "yesterday", "invalid string"),
-        u(7, ts(50), "valid, 10:00:50"),
+        u(7, iso_at(50), "valid, 10:00:50"),
         u(8, "", "empty string"),
         u(9, MISSING, "no timestamp key"),
-        u(10, ms(30), "a number (Unix ms, 10:00:30)"),
-        u(11, ts(20), "valid, 10:00:20"),
-        assistant(e(12), e(11), 60, "Answer to the last one."),
+        u(10, ms_at(30), "a number (Unix ms, 10:00:30)"),
+        u(11, iso_at(20), "valid, 10:00:20"),
+        assistant_entry(e(12), e(11), 60, "Answer to the last one."),
     )
 
 

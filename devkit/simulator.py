@@ -19,8 +19,29 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from devkit.builder import (
+    MISSING,
+    assistant_message,
+    bash_execution_message,
+    branch_summary,
+    compaction,
+    custom,
+    custom_message,
+    file_name,
+    header,
+    label,
+    message,
+    model_change,
+    session_info,
+    text_block,
+    thinking_block,
+    thinking_level_change,
+    tool_call,
+    tool_result_message,
+    user_message,
+)
+from devkit.builder import uuid7 as session_uuid7
 from devkit.pijson import dumps, line
-from pitui.store.ids import uuid7
 
 BASE62 = string.digits + string.ascii_letters
 
@@ -246,23 +267,15 @@ class Session:
         self.ctx_at: dict[str | None, int] = {None: SYSTEM_PROMPT_TOKENS}
         self.cached = 0
         self.calls: dict[str, Call] = {}
-        header: dict[str, Any] = {
-            "type": "session",
-            "version": 3,
-            "id": self.uuid7(),
-            "timestamp": iso(self.t),
-            "cwd": self.cwd,
-        }
-        if self.parent_session is not None:
-            header["parentSession"] = self.parent_session
-        self.header = header
+        extra = {} if self.parent_session is None else {"parentSession": self.parent_session}
+        self.header = header(3, self.cwd, id=self.uuid7(), timestamp=iso(self.t), **extra)
 
     # ---- ids, clock -------------------------------------------------------------------------
 
     def uuid7(self) -> str:
-        """pi 0.73 session ids are UUIDv7 (:func:`pitui.store.ids.uuid7`), here at the session's
+        """pi 0.73 session ids are UUIDv7 (:func:`devkit.builder.uuid7`), here at the session's
         clock, with the bits from its seeded random source."""
-        return uuid7(ms(self.t), (self.rng.getrandbits(12) << 62) | self.rng.getrandbits(62))
+        return session_uuid7(self.rng, ms(self.t))
 
     def new_id(self) -> str:
         while True:
@@ -288,8 +301,8 @@ class Session:
         self.leaf = entry["id"]
         return entry["id"]
 
-    def _base(self, kind: str) -> dict[str, Any]:
-        return {"type": kind, "id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)}
+    def _message(self, msg: dict[str, Any], added_tokens: int = 0) -> str:
+        return self._append(message(self.new_id(), self.leaf, iso(self.t), msg), added_tokens)
 
     # ---- settings -----------------------------------------------------------------------------
 
@@ -297,30 +310,23 @@ class Session:
         # A new session writes its model and thinking level right after the header.
         self.tick(0.002, 0.02) if not self.entries else self.tick(0.5, 4)
         self.provider, self.model_id = provider, model_id
-        e = self._base("model_change")
-        e["provider"] = provider
-        e["modelId"] = model_id
-        return self._append(e)
+        return self._append(model_change(self.new_id(), self.leaf, iso(self.t), provider, model_id))
 
     def thinking_level(self, level: str) -> str:
         first = len(self.entries) == 1 and self.entries[0]["type"] == "model_change"
         self.tick(0.001, 0.004) if first else self.tick(0.5, 4)
-        e = self._base("thinking_level_change")
-        e["thinkingLevel"] = level
-        return self._append(e)
+        return self._append(thinking_level_change(self.new_id(), self.leaf, iso(self.t), level))
 
     # ---- messages -----------------------------------------------------------------------------
 
     def user(self, text: str, images: list[str] = (), think: tuple[float, float] = (8, 45)) -> str:
         self.tick(*think)
-        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        content: list[dict[str, Any]] = [text_block(text)]
         for data in images:
             content.append({"type": "image", "data": data, "mimeType": "image/png"})
-        msg = {"role": "user", "content": content, "timestamp": ms(self.t)}
+        msg = user_message(content, ms(self.t))
         self.tick(0.001, 0.004)
-        e = self._base("message")
-        e["message"] = msg
-        return self._append(e, tokens(text) + 1_600 * len(images))
+        return self._message(msg, tokens(text) + 1_600 * len(images))
 
     def _tool_call_id(self) -> str:
         if self.provider == "openai":
@@ -386,9 +392,9 @@ class Session:
                 "id": f"rs_{self.rng.getrandbits(200):050x}",
                 "summary": [{"type": "summary_text", "text": text}],
             }
-            return {"type": "thinking", "thinking": text, "thinkingSignature": dumps(item)}
+            return thinking_block(text, dumps(item))
         sig = base64.b64encode(self.rng.randbytes(self.rng.randint(180, 420))).decode()
-        return {"type": "thinking", "thinking": text, "thinkingSignature": sig}
+        return thinking_block(text, sig)
 
     def assistant(
         self,
@@ -409,26 +415,25 @@ class Session:
         if thinking:
             content.append(self._thinking_block(thinking))
         if text:
-            content.append({"type": "text", "text": text})
+            content.append(text_block(text))
         for call in tools:
             call.id = self._tool_call_id()
             self.calls[call.id] = call
-            content.append({"type": "toolCall", "id": call.id, "name": call.name, "arguments": call.arguments})
+            content.append(tool_call(call.id, call.name, call.arguments))
         out = sum(tokens(b.get("text") or b.get("thinking") or "") for b in content)
         out += sum(tokens(dumps(c.arguments)) + 12 for c in tools)
         gen = (self.rng.uniform(0.9, 2.8) + (2.5 if thinking else 0)) + out / self.rng.uniform(55, 85)
         if zero_usage:
             gen = self.rng.uniform(0.3, 1.5)
-        msg: dict[str, Any] = {
-            "role": "assistant",
-            "content": content,
-            "api": MODELS[(self.provider, self.model_id)]["api"],
-            "provider": self.provider,
-            "model": self.model_id,
-            "usage": self._usage(out, zero=zero_usage),
-            "stopReason": stop,
-            "timestamp": ms(start),
-        }
+        msg = assistant_message(
+            content,
+            api=MODELS[(self.provider, self.model_id)]["api"],
+            provider=self.provider,
+            model=self.model_id,
+            usage=self._usage(out, zero=zero_usage),
+            stop=stop,
+            timestamp=ms(start),
+        )
         if self.provider == "anthropic" and not zero_usage:
             msg["responseId"] = "msg_01" + self.rand62(22)
         elif self.provider == "openai" and not zero_usage:
@@ -436,27 +441,17 @@ class Session:
         if error is not None:
             msg["errorMessage"] = error
         self.t = start + timedelta(seconds=gen)
-        e = self._base("message")
-        e["message"] = msg
-        return self._append(e, 0 if zero_usage else out)
+        return self._message(msg, 0 if zero_usage else out)
 
     def tool_result(self, call: Call, text: str, is_error: bool = False, details: dict[str, Any] | None = None) -> str:
         dur = call.duration if call.duration is not None else self.rng.uniform(0.004, 0.06)
         self.tick(dur * 0.9, dur * 1.1 + 0.002)
-        msg: dict[str, Any] = {
-            "role": "toolResult",
-            "toolCallId": call.id,
-            "toolName": call.name,
-            "content": [{"type": "text", "text": text}],
-        }
-        if details is not None:
-            msg["details"] = details
-        msg["isError"] = is_error
-        msg["timestamp"] = ms(self.t)
+        msg = tool_result_message(
+            call.id, call.name, [text_block(text)], ms(self.t), is_error=is_error,
+            details=MISSING if details is None else details,
+        )
         self.tick(0.001, 0.003)
-        e = self._base("message")
-        e["message"] = msg
-        return self._append(e, tokens(text) + 20)
+        return self._message(msg, tokens(text) + 20)
 
     def run(self, calls: list[Call]) -> list[str]:
         """Execute the calls of the last assistant message and append their results, in order."""
@@ -555,34 +550,19 @@ class Session:
         """A command the user ran with ``!`` (``!!``: excluded from the model's context)."""
         self.tick(4, 20)
         self.tick(duration * 0.9, duration * 1.1)
-        msg: dict[str, Any] = {
-            "role": "bashExecution",
-            "command": command,
-            "output": output,
-            "exitCode": exit_code,
-            "cancelled": False,
-            "truncated": False,
-            "timestamp": ms(self.t),
-        }
-        if exclude:
-            msg["excludeFromContext"] = True
+        msg = bash_execution_message(command, output, exit_code, ms(self.t), exclude=exclude)
         self.tick(0.001, 0.003)
-        e = self._base("message")
-        e["message"] = msg
-        return self._append(e, 0 if exclude else tokens(output) + 30)
+        return self._message(msg, 0 if exclude else tokens(output) + 30)
 
     # ---- tree entries -------------------------------------------------------------------------
 
-    def label(self, target: str, label: str | None) -> str:
+    def label(self, target: str, text: str | None) -> str:
         """Set (or with None/"" clear) a label: the entry is parented at the current leaf."""
         assert target in self.by_id, target
         self.tick(3, 15)
-        e = self._base("label")
-        e["targetId"] = target
-        if label is not None:
-            e["label"] = label
-        if label:
-            self.labels[target] = label
+        e = label(self.new_id(), self.leaf, iso(self.t), target, MISSING if text is None else text)
+        if text:
+            self.labels[target] = text
             self.label_times[target] = e["timestamp"]
         else:
             self.labels.pop(target, None)
@@ -591,8 +571,7 @@ class Session:
 
     def session_info(self, name: str) -> str:
         self.tick(3, 12)
-        e = self._base("session_info")
-        e["name"] = name.strip()
+        e = session_info(self.new_id(), self.leaf, iso(self.t), name.strip())
         self.name = name.strip() or None
         return self._append(e)
 
@@ -627,11 +606,9 @@ class Session:
         self.tick(8, 25)
         self.leaf = from_id
         self.cached = min(self.cached, self.ctx)
-        e = self._base("branch_summary")
         summary = BRANCH_SUMMARY_PREAMBLE + body + file_ops_text(read_files, modified_files)
-        e["fromId"] = from_id
-        e["summary"] = summary
-        e["details"] = {"readFiles": read_files, "modifiedFiles": modified_files}
+        details = {"readFiles": read_files, "modifiedFiles": modified_files}
+        e = branch_summary(self.new_id(), self.leaf, iso(self.t), from_id, summary, details)
         return self._append(e, tokens(summary) + 30)
 
     def compaction(
@@ -649,14 +626,10 @@ class Session:
         start = max((i for i, p in enumerate(path) if p["type"] == "compaction"), default=-1) + 1
         read_files, modified_files = self.file_ops(path[start : ids.index(first_kept)])
         self.tick(15, 40)
-        e = self._base("compaction")
-        e["summary"] = summary + file_ops_text(read_files, modified_files)
-        if first_kept is not None:
-            e["firstKeptEntryId"] = first_kept
-        e["tokensBefore"] = tokens_before
-        e["details"] = {"readFiles": read_files, "modifiedFiles": modified_files}
+        i = self.new_id()
+        usage = MISSING
         if with_usage:  # the summarisation call itself (newer format)
-            e["usage"] = self._summary_usage(tokens_before + 640, tokens(summary))
+            usage = self._summary_usage(tokens_before + 640, tokens(summary))
         kept = 0
         tail = []
         if first_kept in ids:
@@ -664,8 +637,17 @@ class Session:
                 if p["type"] == "message":
                     tail.append(p["message"])
                     kept += tokens(str(p["message"].get("content", p["message"].get("output", ""))))
-        if retained_tail:
-            e["retainedTail"] = tail
+        e = compaction(
+            i,
+            self.leaf,
+            iso(self.t),
+            summary + file_ops_text(read_files, modified_files),
+            MISSING if first_kept is None else first_kept,
+            tokens_before,
+            tail if retained_tail else MISSING,
+            details={"readFiles": read_files, "modifiedFiles": modified_files},
+            usage=usage,
+        )
         self.cached = 0
         self.entries.append(e)
         self.by_id[e["id"]] = e
@@ -675,21 +657,12 @@ class Session:
 
     def custom(self, custom_type: str, data: Any) -> str:
         self.tick(0.005, 0.05)
-        e = {"type": "custom", "customType": custom_type, "data": data}
-        e.update({"id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)})
-        return self._append(e)
+        return self._append(custom(self.new_id(), self.leaf, iso(self.t), custom_type, data))
 
     def custom_message(self, custom_type: str, content: Any, display: bool, details: Any = None) -> str:
         self.tick(0.005, 0.05)
-        e: dict[str, Any] = {
-            "type": "custom_message",
-            "customType": custom_type,
-            "content": content,
-            "display": display,
-        }
-        if details is not None:
-            e["details"] = details
-        e.update({"id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)})
+        extra = MISSING if details is None else details
+        e = custom_message(self.new_id(), self.leaf, iso(self.t), custom_type, content, display, extra)
         return self._append(e, tokens(str(content)))
 
     # ---- reading back -------------------------------------------------------------------------
@@ -703,7 +676,7 @@ class Session:
         return out[::-1]
 
     def file_name(self) -> str:
-        return re.sub(r"[:.]", "-", self.header["timestamp"]) + "_" + self.header["id"] + ".jsonl"
+        return file_name(self.header["timestamp"], self.header["id"])
 
     def to_bytes(self) -> bytes:
         return b"".join(line(e) for e in [self.header, *self.entries])
@@ -729,14 +702,12 @@ def fork(src: Session, leaf: str, *, seed: int, start: str, parent_session: str)
             new.provider, new.model_id = e["provider"], e["modelId"]
         elif e["type"] == "message" and e["message"]["role"] == "assistant":
             new.provider, new.model_id = e["message"]["provider"], e["message"]["model"]
-    for target, label in src.labels.items():
+    for target, text in src.labels.items():
         if target not in new.by_id:
             continue
-        e = {"type": "label", "id": new.new_id(), "parentId": new.leaf, "timestamp": src.label_times[target]}
-        e["targetId"] = target
-        e["label"] = label
+        e = label(new.new_id(), new.leaf, src.label_times[target], target, text)
         new._append(e)
-        new.labels[target] = label
+        new.labels[target] = text
         new.label_times[target] = e["timestamp"]
     names = [e["name"] for e in new.entries if e["type"] == "session_info"]
     new.name = (names[-1] or None) if names else None

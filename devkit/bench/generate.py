@@ -34,13 +34,31 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from multiprocessing import get_context
 from pathlib import Path
 
 import orjson
 
-from devkit.builder import uuid7
+from devkit.builder import (
+    MISSING,
+    assistant_message,
+    branch_summary,
+    compaction,
+    file_name,
+    header,
+    label,
+    message,
+    model_change,
+    session_info,
+    text_block,
+    thinking_block,
+    thinking_level_change,
+    tool_call,
+    tool_result_message,
+    user_message,
+    uuid7,
+)
+from pitui.store.js import iso_ms
 from pitui.store.paths import encode_cwd
 
 # A cache made by a different version of this file is not reused.
@@ -336,13 +354,7 @@ def _lines_slice(rng: random.Random, text: str, length: int) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Formatting helpers, exactly as JavaScript prints these values.
-
-
-def iso_ms(ms: int) -> str:
-    """``new Date(ms).toISOString()``."""
-    dt = datetime.fromtimestamp(ms / 1000, tz=UTC)
-    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+# Costs, as JavaScript prints them.
 
 
 def _money(x: float) -> float | int:
@@ -353,10 +365,6 @@ def _money(x: float) -> float | int:
     if x == int(x):
         return int(x)
     return x
-
-
-def file_name(header_ts: str, session_id: str) -> str:
-    return header_ts.replace(":", "-").replace(".", "-") + "_" + session_id + ".jsonl"
 
 
 # --------------------------------------------------------------------------------------------
@@ -411,65 +419,58 @@ class SessionBuilder:
             raise SessionBuilder.Full
         return entry_id
 
-    def _base(self, etype: str) -> tuple[str, dict]:
-        entry_id = self._new_id()
-        return entry_id, {
-            "type": etype,
-            "id": entry_id,
-            "parentId": self.leaf,
-            "timestamp": iso_ms(self._tick(1, 40)),
-        }
+    def _stamp(self) -> str:
+        """The timestamp of a non-message entry: 1 to 40 ms after the last one."""
+        return iso_ms(self._tick(1, 40))
 
     def header(self, session_id: str, cwd: str, parent_session: str | None = None) -> None:
-        obj = {"type": "session", "version": 3, "id": session_id, "timestamp": iso_ms(self.t), "cwd": cwd}
-        if parent_session is not None:
-            obj["parentSession"] = parent_session
+        extra = {} if parent_session is None else {"parentSession": parent_session}
+        obj = header(3, cwd, id=session_id, timestamp=iso_ms(self.t), **extra)
         line = orjson.dumps(obj) + b"\n"
         self.lines.insert(0, line)
         self.size += len(line)
 
     # -- entry types --------------------------------------------------------------------
 
-    def message(self, message: dict, kind: str = "msg") -> str:
+    def message(self, msg: dict, kind: str = "msg") -> str:
         entry_id = self._new_id()
         # The entry is stamped a few milliseconds after the message, as pi appends it.
-        self.t = max(self.t, message["timestamp"] + self.rng.randint(0, 9))
-        ts = iso_ms(self.t)
-        obj = {"type": "message", "id": entry_id, "parentId": self.leaf, "timestamp": ts, "message": message}
+        self.t = max(self.t, msg["timestamp"] + self.rng.randint(0, 9))
+        obj = message(entry_id, self.leaf, iso_ms(self.t), msg)
         return self._emit(obj, entry_id, kind)
 
     def model_change(self) -> str:
         self.model = self.rng.choice(_MODELS)
-        entry_id, obj = self._base("model_change")
-        obj["provider"], obj["modelId"] = self.model[0], self.model[1]
+        entry_id = self._new_id()
+        obj = model_change(entry_id, self.leaf, self._stamp(), self.model[0], self.model[1])
         return self._emit(obj, entry_id, "meta")
 
     def thinking_change(self) -> str:
-        entry_id, obj = self._base("thinking_level_change")
-        obj["thinkingLevel"] = self.rng.choice(_THINKING_LEVELS)
+        entry_id = self._new_id()
+        stamp = self._stamp()
+        obj = thinking_level_change(entry_id, self.leaf, stamp, self.rng.choice(_THINKING_LEVELS))
         return self._emit(obj, entry_id, "meta")
 
     def session_info(self, name: str) -> str:
-        entry_id, obj = self._base("session_info")
-        obj["name"] = name
-        return self._emit(obj, entry_id, "meta")
+        entry_id = self._new_id()
+        return self._emit(session_info(entry_id, self.leaf, self._stamp(), name), entry_id, "meta")
 
     def label(self) -> str:
         rng = self.rng
         recent = self.path[-min(len(self.path), 200) :]
         target = rng.choice(recent)[0]
-        entry_id, obj = self._base("label")
-        obj["targetId"] = target
-        if rng.random() < 0.9:
-            obj["label"] = rng.choice(_LABELS)
-        return self._emit(obj, entry_id, "meta")
+        entry_id = self._new_id()
+        stamp = self._stamp()
+        value = rng.choice(_LABELS) if rng.random() < 0.9 else MISSING
+        return self._emit(label(entry_id, self.leaf, stamp, target, value), entry_id, "meta")
 
     def compaction(self) -> str:
         rng = self.rng
         users = [i for i, (_, kind) in enumerate(self.path[-300:]) if kind == "user"]
         first_kept = self.path[-300:][users[len(users) // 2]][0] if users else self.path[-1][0]
-        entry_id, obj = self._base("compaction")
-        obj["summary"] = (
+        entry_id = self._new_id()
+        stamp = self._stamp()
+        summary = (
             "## Goal\n"
             + _slice(rng, self.c.prose, rng.randint(300, 800))
             + "\n\n## Progress\n"
@@ -477,13 +478,12 @@ class SessionBuilder:
             + "\n\n## Next steps\n"
             + _slice(rng, self.c.prose, rng.randint(200, 600))
         )
-        obj["firstKeptEntryId"] = first_kept
-        obj["tokensBefore"] = rng.randint(150_000, 195_000)
-        obj["details"] = {
+        tokens = rng.randint(150_000, 195_000)
+        details = {
             "readFiles": [_file_path(rng) for _ in range(rng.randint(2, 15))],
             "modifiedFiles": [_file_path(rng) for _ in range(rng.randint(0, 8))],
         }
-        obj["fromHook"] = False
+        obj = compaction(entry_id, self.leaf, stamp, summary, first_kept, tokens, details=details, from_hook=False)
         self.context_tokens = rng.randint(8_000, 20_000)
         return self._emit(obj, entry_id, "meta")
 
@@ -501,16 +501,14 @@ class SessionBuilder:
         del self.path[cut:]
         self.leaf = self.path[-1][0]
         if rng.random() < 0.4:
-            entry_id, obj = self._base("branch_summary")
-            obj["fromId"] = self.leaf
-            obj["summary"] = "The user explored a different approach: " + _slice(
-                rng, self.c.prose, rng.randint(200, 1200)
-            )
-            obj["details"] = {
+            entry_id = self._new_id()
+            stamp = self._stamp()
+            summary = "The user explored a different approach: " + _slice(rng, self.c.prose, rng.randint(200, 1200))
+            details = {
                 "readFiles": [_file_path(rng) for _ in range(rng.randint(0, 6))],
                 "modifiedFiles": [_file_path(rng) for _ in range(rng.randint(0, 4))],
             }
-            obj["fromHook"] = False
+            obj = branch_summary(entry_id, self.leaf, stamp, self.leaf, summary, details, from_hook=False)
             self._emit(obj, entry_id, "meta")
 
     # -- messages -----------------------------------------------------------------------
@@ -527,8 +525,7 @@ class SessionBuilder:
             text += "\n\n```\n" + _lines_slice(rng, self.c.code, self._n(500, 6000)) + "```"
         if self.query_rate and rng.random() < self.query_rate:
             text = rng.choice(_QUERY_SENTENCES) + " " + text
-        msg = {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": self.t}
-        return self.message(msg, "user")
+        return self.message(user_message([text_block(text)], self.t), "user")
 
     def _usage(self, output: int) -> dict:
         rng = self.rng
@@ -600,7 +597,7 @@ class SessionBuilder:
                 "write",
                 {"path": _file_path(rng), "content": _lines_slice(rng, self.c.code, self._n(200, 8000))},
             )
-        return {"type": "toolCall", "id": call_id, "name": name, "arguments": args}
+        return tool_call(call_id, name, args)
 
     def assistant(self, final: bool) -> list[dict]:
         rng = self.rng
@@ -609,29 +606,16 @@ class SessionBuilder:
         content: list[dict] = []
         if rng.random() < 0.7:
             sig = _slice(rng, self.c.b64, self._n(150, 1000))
-            content.append(
-                {
-                    "type": "thinking",
-                    "thinking": _slice(rng, self.c.prose, self._n(80, 2500)),
-                    "thinkingSignature": sig,
-                }
-            )
+            content.append(thinking_block(_slice(rng, self.c.prose, self._n(80, 2500)), sig))
         if final or rng.random() < 0.45:
-            content.append({"type": "text", "text": _slice(rng, self.c.prose, self._n(40, 2500 if final else 600))})
+            content.append(text_block(_slice(rng, self.c.prose, self._n(40, 2500 if final else 600))))
         calls = [] if final else [self._tool_call() for _ in range(1 if rng.random() < 0.8 else rng.randint(2, 4))]
         content.extend(calls)
         output = sum(len(str(b)) for b in content) // 4 + rng.randint(5, 60)
         stop = "stop" if final else "toolUse"
-        msg = {
-            "role": "assistant",
-            "content": content,
-            "api": api,
-            "provider": provider,
-            "model": model,
-            "usage": self._usage(output),
-            "stopReason": stop,
-            "timestamp": self.t,
-        }
+        msg = assistant_message(
+            content, api=api, provider=provider, model=model, usage=self._usage(output), stop=stop, timestamp=self.t
+        )
         if final and rng.random() < 0.03:
             msg["stopReason"] = "aborted"
             msg["errorMessage"] = "Request was aborted"
@@ -677,16 +661,10 @@ class SessionBuilder:
             text = (
                 f"Successfully wrote {len(call['arguments'].get('content', ''))} bytes to {call['arguments']['path']}"
             )
-        msg = {
-            "role": "toolResult",
-            "toolCallId": call["id"],
-            "toolName": name,
-            "content": [{"type": "text", "text": text}],
-        }
-        if details is not None:
-            msg["details"] = details
-        msg["isError"] = is_error
-        msg["timestamp"] = self.t
+        msg = tool_result_message(
+            call["id"], name, [text_block(text)], self.t, is_error=is_error,
+            details=MISSING if details is None else details,
+        )
         return self.message(msg)
 
     def turn(self, max_rounds: int = 12) -> None:
