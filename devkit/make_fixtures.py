@@ -17,10 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +44,7 @@ from devkit.builder import (
     user_msg,
 )
 from devkit.builder import entry_id as e
-from devkit.oracle import pi_oracle
+from devkit.oracle import open_copy_in_pi
 from devkit.pijson import dumps, line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -953,13 +950,7 @@ Notes on reading the table:
 
 
 def oracle_report(path: Path) -> str:
-    oracle = pi_oracle()
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / path.name
-        shutil.copy(path, copy)
-        res = subprocess.run(
-            ["timeout", "20", "node", oracle, "open", str(copy)], capture_output=True, text=True, check=False
-        )
+    res = open_copy_in_pi(path)
     if res.returncode != 0:
         last = (res.stderr.strip().splitlines() or ["?"])[0]
         return f"ERROR (exit {res.returncode}): {last[:200]}"

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -205,3 +206,15 @@ def pi_oracle() -> str:
     if not os.path.isfile(oracle):
         raise SystemExit(f"{oracle} is not a file: set PI_ORACLE to pi's oracle script")
     return oracle
+
+
+def open_copy_in_pi(path: Path, *, timeout_s: int = 20) -> subprocess.CompletedProcess[str]:
+    """pi's oracle on a copy of ``path`` (``open``, pi's canonical JSON on stdout), so that
+    whatever pi writes while opening a file lands on the copy; at most ``timeout_s`` seconds."""
+    oracle = pi_oracle()
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / path.name
+        shutil.copy(path, copy)
+        return subprocess.run(
+            ["timeout", str(timeout_s), "node", oracle, "open", str(copy)], capture_output=True, text=True, check=False
+        )

@@ -65,13 +65,11 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from devkit.make_demo.sessions import cache, docker, fork, ratelimit, rel_path, slugs, units
-from devkit.oracle import pi_oracle
+from devkit.oracle import open_copy_in_pi
 from devkit.simulator import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,15 +159,9 @@ def newer_context_roles(s: Session) -> list[str]:
 
 
 def check(sessions: list[tuple[str, Session, dict]], paths: list[Path]) -> bool:
-    oracle = pi_oracle()
     ok = True
     for (key, s, exp), path in zip(sessions, paths, strict=True):
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp) / path.name
-            shutil.copy(path, copy)
-            res = subprocess.run(
-                ["timeout", "20", "node", oracle, "open", str(copy)], capture_output=True, text=True, check=False
-            )
+        res = open_copy_in_pi(path)
         if res.returncode != 0:
             print(f"{key}: oracle failed: {res.stderr.strip()[:500]}")
             ok = False
