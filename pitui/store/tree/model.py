@@ -16,6 +16,12 @@ unfold inserts one, and a row's text is made only when it is asked for
 (:mod:`pitui.store.tree.rows`). Message bodies are decoded only for rows that are shown, and for
 every entry on the first search. Cursor jumps are in :mod:`pitui.store.tree.navigate`.
 
+Threads: the model belongs to the thread that drives it (a view's UI thread). A body that was not
+kept is read from the file, which a UI thread should not wait for: it draws what
+:meth:`TreeModel.cached_row` has ready and has a worker thread make the rest
+(:meth:`TreeModel.fill_rows`, one worker at a time), and after ``Session.refresh`` in a worker
+:meth:`TreeModel.prefill_appended` reads what came in before :meth:`TreeModel.update` takes it.
+
 Nodes are numbered in pi's display order (depth first, active branch first). An entry is
 normally one node; pi lists an entry whose id is duplicated in the file once per duplicate, and
 so does this model.
@@ -100,12 +106,13 @@ class TreeModel:
         """Where paths in tool calls are shortened to ``~``."""
         return self._text.home
 
-    def _reset_layout(self) -> None:
+    def _reset_layout(self, *, text: bool = True) -> None:
         """What is derived from the tree's structure, emptied: laid out again by the next
-        ``_apply``."""
+        ``_apply`` (the rows' text too, with ``text``)."""
         self._search: list[str] | None = None
         self._labelled: list[int] | None = None
-        self._text.reset()
+        if text:
+            self._text.reset()
         self._layout.reset(len(self._tree.parent))
         self._cursor = 0
         self._remembered = -1  # the selection kept while no row is shown
@@ -292,8 +299,39 @@ class TreeModel:
         return f"({selected}/{count}){FILTER_TAGS[self._filter]}{label_time}"
 
     def row(self, row: int) -> RowText:
-        """The text of one row, as pi draws it without the cursor column."""
+        """The text of one row, as pi draws it without the cursor column. It may read the file
+        (a body that was not kept): a UI thread asks :meth:`cached_row` instead."""
         return self._text.row(self._layout.rows[row])
+
+    def cached_row(self, row: int) -> RowText | None:
+        """The text of one row if it is ready: made before, or made now without reading the
+        file. None until :meth:`fill_rows` has read what it needs."""
+        return self._text.cached_row(self._layout.rows[row])
+
+    def row_head(self, row: int) -> RowText:
+        """One row without the entry's own text (gutters, connector, markers, label), which
+        never needs the file: what a view draws while the text is read."""
+        return self._text.head_row(self._layout.rows[row])
+
+    def rows_ready(self, start: int, end: int) -> bool:
+        """Whether every row from ``start`` up to ``end`` has its text ready (see
+        :meth:`cached_row`)."""
+        content = self._text.content
+        return all(content(node, read=False) is not None for node in self._layout.rows[max(0, start):max(0, end)])
+
+    def fill_rows(self, start: int, end: int) -> None:
+        """Read and decode what the rows from ``start`` up to ``end`` need, so that
+        :meth:`cached_row` has their text. Safe to call from one worker thread while the model's
+        own thread goes on using it (rows that move meanwhile may be missed: ask again)."""
+        self._text.fill(self._layout.rows[max(0, start):max(0, end)])
+
+    def prefill_appended(self, start: int) -> None:
+        """After ``Session.refresh`` in a worker thread, before :meth:`update` on the model's own
+        thread: decode the entries from number ``start`` on (the ones that came in), so that
+        their rows and the search have their text without reading the file."""
+        self._text.prefill(start)
+        if self._tokens:  # a search is on: update() searches the new entries too
+            self.prepare_search()
 
     def format_label_time(self, stamp: Any) -> str:
         """pi's label time: ``HH:MM`` today, ``M/D HH:MM`` this year, else ``YY/M/D HH:MM``, in
@@ -303,7 +341,7 @@ class TreeModel:
     def entry_text(self, entry_id: Any) -> str:
         """An entry's one-line text as its row shows it (without gutter, label or markers)."""
         node = self._tree.node_of(entry_id)
-        return "".join(text for text, _ in self._text.content(node)) if node >= 0 else ""
+        return "".join(text for text, _ in self._text.content(node) or ()) if node >= 0 else ""
 
     # ------------------------------------------------------------------ filter, query, labels
 
@@ -507,9 +545,13 @@ class TreeModel:
         at_leaf = selected >= 0 and selected == self._shown_ancestor(tree.leaf_node)
         selected_entry = entries[tree.slot[selected]] if selected >= 0 else None
         folded = [entries[tree.slot[node]] for node in self._layout.folded]
-        if not tree.grow_below_leaf():
-            tree.build()
-        self._reset_layout()
+        with self._text.lock:  # a worker may be making rows' text from the tree
+            before = tree.built
+            grew = tree.grow_below_leaf()
+            if not grew:
+                tree.build()
+            self._text.tree_changed(rebuilt=not grew, before=before)
+        self._reset_layout(text=False)
         follow = at_leaf and tree.leaf_slot != old_leaf and old_leaf >= 0 and bool(tree.active[old_leaf])
         if follow:
             target = tree.leaf_node

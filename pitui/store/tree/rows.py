@@ -2,14 +2,17 @@
 times and the entry's one line (pi's ``getEntryDisplayText``).
 
 :class:`TreeRows` makes a row's text only when it is asked for and caches it per node; message
-bodies are decoded only for the rows that are shown. The text is pi's, unfiltered: callers that
-write it to a terminal must make it safe (:func:`pitui.safe_text.safe_line`).
+bodies are decoded only for the rows that are shown. A message body that was not kept is read
+from the file: a view's UI thread asks only for what is ready (:meth:`TreeRows.cached_row`) and
+has a worker thread read the rest (:meth:`TreeRows.fill`). The text is pi's, unfiltered: callers
+that write it to a terminal must make it safe (:func:`pitui.safe_text.safe_line`).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
@@ -27,7 +30,7 @@ from pitui.store.js import (
     js_trim,
     js_truthy,
 )
-from pitui.store.model import FileChangedError
+from pitui.store.model import Entry, FileChangedError
 from pitui.store.reader import Session
 from pitui.store.tree.structure import Layout, TreeStructure
 
@@ -37,6 +40,15 @@ _ANCESTOR_ASSISTANTS = 4  # assistant messages looked through for a tool result'
 CACHE_ROWS = 4096
 
 Segments = tuple[tuple[str, str], ...]
+_CHANGED: Segments = (("(the file changed on disk: reopen it)", "error"),)
+
+
+class _NotReady(Exception):
+    """A body is only on disk, and this caller may not read it (the UI thread)."""
+
+
+class _NeedsMap(Exception):
+    """A tool result's call is not near it: the map of every call must be built first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +78,14 @@ def _normalize(text: str) -> str:
 class TreeRows:
     """The text of the rows of one tree: ``tree`` (its structure) laid out as ``layout`` says.
 
-    Both are the model's and change under this object; :meth:`reset` empties the caches after
-    the tree is built again, :meth:`forget` drops one node's row after a fold.
+    Both are the model's and change under this object; :meth:`reset` empties the caches,
+    :meth:`tree_changed` keeps what an append left valid, :meth:`forget` drops one node's row
+    after a fold.
+
+    Threads: the model and its layout belong to one thread (a view's UI thread); only
+    :meth:`fill` and :meth:`prefill` may run in another, one at a time. They read the tree's
+    structure and store what they made under ``lock``, which the owner holds while it changes
+    the tree (:meth:`pitui.store.tree.model.TreeModel.update`).
     """
 
     def __init__(self, session: Session, tree: TreeStructure, layout: Layout, *, home: str,
@@ -77,18 +95,41 @@ class TreeRows:
         self.layout = layout
         self.home = home
         self.label_times = False
+        self.lock = threading.Lock()
+        self.generation = 0  # goes up when the tree changes: a call map made before is stale
         self._now = now
         self._tz = tz
-        self._calls: dict[int, dict[Any, tuple[Any, Any]]] = {}
+        self._calls: dict[Entry, dict[Any, tuple[Any, Any]]] = {}
         self._content_cache: dict[int, Segments] = {}
+        self._volatile: set[int] = set()  # entries whose text came from the map of every call
         self.reset()
 
     def reset(self) -> None:
         """Forget every row: the tree was built again."""
-        self._tool_call_map: dict[Any, tuple[Any, Any]] | None = None
-        self._prefix_cache: dict[int, RowText] = {}
-        self._gutter_cache: dict[tuple[int, int], tuple[Any, str, bool]] = {}
-        self._content_cache.clear()
+        with self.lock:
+            self.generation += 1
+            self._tool_call_map: dict[Any, tuple[Any, Any]] | None = None
+            self._prefix_cache: dict[int, RowText] = {}
+            self._gutter_cache: dict[tuple[int, int], tuple[Any, str, bool]] = {}
+            self._content_cache.clear()
+            self._volatile.clear()
+
+    def tree_changed(self, *, rebuilt: bool, before: int) -> None:
+        """The tree took in appended entries (``before``: how many it had). An entry's own text
+        stays what it was, but for a tool result's, which comes from the calls above it: those
+        made from the map of every call are forgotten, and after a rebuild (``rebuilt``, not
+        a chain grown under the leaf) all of the older entries' ones. Call it holding ``lock``."""
+        self.generation += 1
+        self._tool_call_map = None
+        self._prefix_cache = {}
+        self._gutter_cache = {}
+        cache, drop = self._content_cache, set(self._volatile)
+        if rebuilt:
+            entries = self.tree.entries
+            drop.update(slot for slot in cache if slot < before and entries[slot].role == "toolResult")
+        for slot in drop:
+            cache.pop(slot, None)
+        self._volatile.clear()
 
     def relaid(self) -> None:
         """Forget the rows' heads: the layout changed (the entries' own text did not)."""
@@ -101,16 +142,34 @@ class TreeRows:
     # ------------------------------------------------------------------ a row
 
     def row(self, node: int) -> RowText:
-        """The text of the row showing ``node``, as pi draws it without the cursor column."""
+        """The text of the row showing ``node``, as pi draws it without the cursor column
+        (reading the entry's body from the file if it was not kept)."""
         cached = self._prefix_cache.get(node)
         if cached is not None:
             return cached
+        content = self.content(node)
+        assert content is not None
+        return self._made_row(node, content)
+
+    def cached_row(self, node: int) -> RowText | None:
+        """The row's text if it can be made without reading the file, else None (until
+        :meth:`fill` made it)."""
+        cached = self._prefix_cache.get(node)
+        if cached is not None:
+            return cached
+        content = self.content(node, read=False)
+        return None if content is None else self._made_row(node, content)
+
+    def head_row(self, node: int) -> RowText:
+        """The row without the entry's own text: gutters, connector, markers and label."""
+        head = self._head(node)
+        return RowText(tuple(head), len(head))
+
+    def _made_row(self, node: int, content: Segments) -> RowText:
         if len(self._prefix_cache) >= CACHE_ROWS:
             self._prefix_cache.clear()
         head = self._head(node)
-        content = self.content(node)
-        text = RowText((*head, *content), len(head))
-        self._prefix_cache[node] = text
+        text = self._prefix_cache[node] = RowText((*head, *content), len(head))
         return text
 
     def _head(self, node: int) -> list[tuple[str, str]]:
@@ -183,88 +242,209 @@ class TreeRows:
 
     # ------------------------------------------------------------------ the entry's own text
 
-    def content(self, node: int) -> Segments:
-        """The entry's own text on its row, cached per entry."""
+    def content(self, node: int, *, read: bool = True) -> Segments | None:
+        """The entry's own text on its row, cached per entry. Without ``read``, None when that
+        needs a body that is only on disk."""
         slot = self.tree.slot[node]
         cached = self._content_cache.get(slot)
-        if cached is None:
-            if len(self._content_cache) >= CACHE_ROWS:
-                self._content_cache.clear()
+        if cached is not None:
+            return cached
+        while True:
             try:
-                cached = self._describe(node)
+                made, volatile = self._describe(self.tree.entries[slot], self._node_ancestors(node), read)
+            except _NotReady:
+                return None
+            except _NeedsMap:
+                self._build_call_map()
+                if self._tool_call_map is None:  # the tree changed meanwhile: made again here
+                    self._tool_call_map = self._calls_of(self.tree.entries, list(self.tree.slot))
+                continue
             except FileChangedError:
-                cached = (("(the file changed on disk: reopen it)", "error"),)
-            self._content_cache[slot] = cached
-        return cached
+                made, volatile = _CHANGED, False
+            self._store(slot, made, volatile)
+            return made
 
-    def _describe(self, node: int) -> Segments:
-        """pi's ``getEntryDisplayText``."""
-        entry = self.tree.entries[self.tree.slot[node]]
-        if entry.type != "message":
-            return describe_entry(entry.type, entry.data)
-        message = entry.message
-        if type(message) is not dict:
-            return ((f"[{js_string(MISSING)}]", "dim"),)
-        role = message.get("role", MISSING)
-        if role == "user":
-            return (("user: ", "accent"), (_normalize(extract_content(message.get("content"))), ""))
-        if role == "assistant":
-            return (("assistant: ", "success"), _assistant_text(message))
-        if role == "toolResult":
-            return (self._tool_result_text(node, message),)
-        if role == "bashExecution":
-            command = message.get("command")
-            return ((f"[bash]: {_normalize('' if command is None else js_string(command))}", "dim"),)
-        return ((f"[{js_string(role)}]", "dim"),)
+    def fill(self, nodes: list[int]) -> None:
+        """Make the text of these nodes' rows, reading bodies from the file: for a worker thread
+        (see the class). A node that no longer exists is skipped."""
+        for node in nodes:
+            for _ in range(3):  # the map of every call may have to be built first (once, but
+                with self.lock:  # the tree can change meanwhile)
+                    tree = self.tree
+                    if node >= len(tree.slot):
+                        break
+                    slot = tree.slot[node]
+                    if slot in self._content_cache:
+                        break
+                    try:
+                        made, volatile = self._describe(tree.entries[slot], self._node_ancestors(node), True)
+                    except _NeedsMap:
+                        pass
+                    except OSError:  # the file changed on disk (or cannot be read any more)
+                        self._store(slot, _CHANGED, False)
+                        break
+                    else:
+                        self._store(slot, made, volatile)
+                        break
+                self._build_call_map()
 
-    def _tool_result_text(self, node: int, message: dict[str, Any]) -> tuple[str, str]:
-        """A tool result shows the call it answers (pi's ``formatToolCall``), else its tool's name."""
-        call_id = message.get("toolCallId", MISSING)
-        call = self._find_call(node, call_id) if js_truthy(call_id) else None
-        if call is not None:
-            return (format_tool_call(call[0], call[1], self.home), "muted")
-        name = message.get("toolName")
-        return (f"[{'tool' if name is None else js_string(name)}]", "muted")
+    def prefill(self, start: int) -> None:
+        """Make the text of the session's entries from number ``start`` on, appended to the
+        session but not yet taken into the tree (:meth:`Session.refresh` in a worker thread,
+        before the UI thread updates the model), so that they show at once. Only where it is
+        certain to be the text the tree will show: no duplicated ids, and a tool result's call
+        found in the messages just above it."""
+        session = self.session
+        entries = session.entries
+        if self.tree.duplicates or len(session.by_id) < len(entries):
+            return
+        for slot in range(start, len(entries)):
+            entry = entries[slot]
+            with self.lock:
+                if slot in self._content_cache:
+                    continue
+                try:
+                    made, _ = self._describe(entry, self._entry_ancestors(entry), True, whole_map=False)
+                except _NeedsMap:
+                    continue
+                except OSError:
+                    made = _CHANGED
+                self._store(slot, made, False)
 
-    def _find_call(self, node: int, call_id: Any) -> tuple[Any, Any] | None:
-        """The tool call a tool result answers. It is nearly always in the assistant message just
-        above, so that is where it is looked for first; else in pi's map over the whole tree,
-        built once. (pi looks in that map only: where two calls share an id, pi shows the later
-        one in tree order, this the nearer one.)"""
-        if type(call_id) in (list, dict):
-            return None  # JavaScript's Map compares such keys by identity: never found
+    def _store(self, slot: int, made: Segments, volatile: bool) -> None:
+        cache = self._content_cache
+        if len(cache) >= CACHE_ROWS:
+            cache.clear()
+            self._volatile.clear()
+        cache[slot] = made
+        if volatile:
+            self._volatile.add(slot)
+
+    def _node_ancestors(self, node: int) -> Iterator[Entry]:
+        """The entries above ``node`` in the tree, nearest first."""
         tree = self.tree
         entries, slots, parent = tree.entries, tree.slot, tree.parent
         up = parent[node]
+        while up >= 0:
+            yield entries[slots[up]]
+            up = parent[up]
+
+    def _entry_ancestors(self, entry: Entry) -> Iterator[Entry]:
+        """The entries above ``entry`` by ``parentId``, nearest first: what the tree's parents
+        are when no id is duplicated (a loop ends the walk)."""
+        by_id = self.session.by_id
+        seen = {id(entry)}
+        parent_id = entry.parent_id
+        while parent_id is not None:
+            up = by_id.get(parent_id)
+            if up is None or id(up) in seen:
+                return
+            seen.add(id(up))
+            yield up
+            parent_id = up.parent_id
+
+    def _describe(self, entry: Entry, ancestors: Iterator[Entry], read: bool,
+                  whole_map: bool = True) -> tuple[Segments, bool]:
+        """pi's ``getEntryDisplayText``, and whether it came from the map of every call."""
+        if entry.type != "message":
+            return describe_entry(entry.type, _data(entry, read)), False
+        message = _data(entry, read).get("message", MISSING)
+        if type(message) is not dict:
+            return ((f"[{js_string(MISSING)}]", "dim"),), False
+        role = message.get("role", MISSING)
+        if role == "user":
+            return (("user: ", "accent"), (_normalize(extract_content(message.get("content"))), "")), False
+        if role == "assistant":
+            return (("assistant: ", "success"), _assistant_text(message)), False
+        if role == "toolResult":
+            text, volatile = self._tool_result_text(ancestors, message, read, whole_map)
+            return (text,), volatile
+        if role == "bashExecution":
+            command = message.get("command")
+            return ((f"[bash]: {_normalize('' if command is None else js_string(command))}", "dim"),), False
+        return ((f"[{js_string(role)}]", "dim"),), False
+
+    def _tool_result_text(self, ancestors: Iterator[Entry], message: dict[str, Any], read: bool,
+                          whole_map: bool) -> tuple[tuple[str, str], bool]:
+        """A tool result shows the call it answers (pi's ``formatToolCall``), else its tool's name."""
+        call_id = message.get("toolCallId", MISSING)
+        call, volatile = self._find_call(ancestors, call_id, read, whole_map) if js_truthy(call_id) else (None, False)
+        if call is not None:
+            return (format_tool_call(call[0], call[1], self.home), "muted"), volatile
+        name = message.get("toolName")
+        return (f"[{'tool' if name is None else js_string(name)}]", "muted"), volatile
+
+    def _find_call(self, ancestors: Iterator[Entry], call_id: Any, read: bool,
+                   whole_map: bool) -> tuple[tuple[Any, Any] | None, bool]:
+        """The tool call a tool result answers, and whether the map of every call said so. It is
+        nearly always in the assistant message just above, so that is where it is looked for
+        first; else in pi's map over the whole tree, built once. (pi looks in that map only:
+        where two calls share an id, pi shows the later one in tree order, this the nearer one.)"""
+        if type(call_id) in (list, dict):
+            return None, False  # JavaScript's Map compares such keys by identity: never found
         looked = 0
-        while up >= 0 and looked < _ANCESTOR_ASSISTANTS:
-            entry = entries[slots[up]]
+        for entry in ancestors:
+            if looked >= _ANCESTOR_ASSISTANTS:
+                break
             if entry.type == "message":
                 if entry.role == "assistant":
-                    calls = self._calls.get(slots[up])
+                    calls = self._calls.get(entry)
                     if calls is None:
                         if len(self._calls) >= CACHE_ROWS:
                             self._calls.clear()
-                        calls = self._calls[slots[up]] = tool_call_map_entries(entry.message)
+                        calls = self._calls[entry] = tool_call_map_entries(_data(entry, read).get("message", MISSING))
                     if call_id in calls:
-                        return calls[call_id]
+                        return calls[call_id], False
                     looked += 1
                 elif entry.role == "user":
                     break
-            up = parent[up]
-        return self._all_calls().get(call_id)
+        if not whole_map:
+            raise _NeedsMap
+        return self._all_calls(read).get(call_id), True
 
-    def _all_calls(self) -> dict[Any, tuple[Any, Any]]:
-        if self._tool_call_map is None:
-            whole: dict[Any, tuple[Any, Any]] = {}
-            entries = self.tree.entries
-            for slot in self.tree.slot:
-                entry = entries[slot]
-                if entry.role == "assistant" and entry.type == "message":
-                    with contextlib.suppress(FileChangedError):
-                        whole.update(tool_call_map_entries(entry.message))
-            self._tool_call_map = whole
-        return self._tool_call_map
+    def _all_calls(self, read: bool) -> dict[Any, tuple[Any, Any]]:
+        """pi's map of every call in the tree. Building it reads every assistant message: a
+        reader that may not read gets it only when every body is kept, and one that may is told
+        to build it (:meth:`_build_call_map`, which does not hold ``lock`` meanwhile)."""
+        whole = self._tool_call_map
+        if whole is not None:
+            return whole
+        if read:
+            raise _NeedsMap
+        if self.session.source is not None:  # bodies on disk
+            raise _NotReady
+        whole = self._tool_call_map = self._calls_of(self.tree.entries, list(self.tree.slot))
+        return whole
+
+    def _build_call_map(self) -> None:
+        with self.lock:
+            if self._tool_call_map is not None:
+                return
+            generation, entries, slots = self.generation, self.tree.entries, list(self.tree.slot)
+        whole = self._calls_of(entries, slots)
+        with self.lock:
+            if self.generation == generation and self._tool_call_map is None:
+                self._tool_call_map = whole
+
+    @staticmethod
+    def _calls_of(entries: list[Entry], slots: list[int]) -> dict[Any, tuple[Any, Any]]:
+        whole: dict[Any, tuple[Any, Any]] = {}
+        for slot in slots:
+            entry = entries[slot]
+            if entry.role == "assistant" and entry.type == "message":
+                with contextlib.suppress(FileChangedError):
+                    whole.update(tool_call_map_entries(entry.message))
+        return whole
+
+
+def _data(entry: Entry, read: bool) -> dict[str, Any]:
+    """The entry's whole value; without ``read``, only when it was kept (else :class:`_NotReady`)."""
+    data = entry._data
+    if data is not None:
+        return data
+    if not read:
+        raise _NotReady
+    return entry.read_data()
 
 
 def _assistant_text(message: dict[str, Any]) -> tuple[str, str]:

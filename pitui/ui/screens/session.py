@@ -4,6 +4,11 @@ Data flow: a thread reads the file (:class:`~pitui.store.reader.Session`) and la
 tree (:class:`~pitui.store.tree.model.TreeModel`); the screen hands both widgets plain data.
 Moving in the tree shows the path up to the highlighted entry as the model sees it. While pi
 writes the file, the screen reads what was appended and the tree follows the leaf.
+
+The UI thread never waits for the disk: message bodies (the tree's rows, the path's messages)
+are read in worker threads, the first screen of both while the session is read; what pi appended
+is read in a thread too, never at the same time as a write (``_disk_lock``), and keys typed
+meanwhile wait for it.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
 from pitui.safe_text import safe_line
-from pitui.store.conversation import Item, OtherMessage, TextPart, entry_items, replaced_items
+from pitui.store.conversation import Item, replaced_items
 from pitui.store.digest import branch_digest, branch_transcript, file_lists, format_file_operations
 from pitui.store.model import Entry, FileChangedError, NotASessionError
 from pitui.store.reader import Session
@@ -48,6 +53,7 @@ from pitui.ui.screens.dialogs import (
     SummarizingDialog,
     SummaryEditor,
 )
+from pitui.ui.screens.session_live import FollowsFile, path_items
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
 
@@ -55,18 +61,11 @@ __all__ = ["SessionScreen"]
 
 T = TypeVar("T")
 
-# A path longer than this shows its last entries only: a 100,000-entry session must open at
-# once, and older messages are one tree move away.
-PATH_WINDOW = 500
-# Items decoded per entry, kept so that moving along a path decodes only what is new.
-ITEM_CACHE_ENTRIES = 20_000
 # Moving the cursor fast (a key held down) shows the path once the cursor rests.
 PATH_DELAY = 0.04
-# After pi wrote to the session, the header's usage is counted again once it pauses this long.
-USAGE_DELAY = 1.0
 
 
-class SessionScreen(OrderedKeys, PituiScreen):
+class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
     ``entry_id`` is highlighted at start (else the leaf).
@@ -110,7 +109,8 @@ class SessionScreen(OrderedKeys, PituiScreen):
         self._usage_timer: Timer | None = None
         self._stop_following = asyncio.Event()
         self._writes = 0  # writes running in a thread
-        self._appends_waiting = False  # pi appended meanwhile: read it once they are done
+        self._init_following()
+        self._path_running = False  # a thread makes the path's items (one at a time)
 
     # ------------------------------------------------------------------ layout
 
@@ -148,17 +148,25 @@ class SessionScreen(OrderedKeys, PituiScreen):
 
     def load(self, select: Any = None) -> None:
         """Read the whole file and lay the tree out, off the UI thread (``select`` highlighted)."""
-        self._load(select, self._filter_mode())
+        height = max(self.query_one(SessionTree).size.height, self.app.size.height, 1)
+        self._load(select, self._filter_mode(), height)
 
     @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
-    def _load(self, select: Any, filter_mode: str) -> None:
+    def _load(self, select: Any, filter_mode: str, height: int) -> None:
         try:
             session = Session.load(self.session_path)
             model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
+            # The first screen, ready before it is drawn: the rows around the cursor (the tree
+            # scrolls to show it) and the path up to it.
+            model.fill_rows(model.cursor - height, model.cursor + height)
         except (OSError, NotASessionError) as error:
             self.app.call_from_thread(self._failed, error)
             return
-        self.app.call_from_thread(self._loaded, session, model)
+        items: OrderedDict[Entry, list[Item]] = OrderedDict()
+        path: tuple[list[Item], int] | None = None
+        with contextlib.suppress(FileChangedError):  # changed already: the pane reads it again
+            path = path_items(session, model.selected_id, items)
+        self.app.call_from_thread(self._loaded, session, model, items, path)
 
     def _filter_mode(self) -> str:
         """The filter the tree shows now, or the configured one at first."""
@@ -174,15 +182,18 @@ class SessionScreen(OrderedKeys, PituiScreen):
         self.query_one("#session-facts", Static).update(Text(safe_line(f"Cannot read this session: {reason}"),
                                                              style="bold red"))
 
-    def _loaded(self, session: Session, model: TreeModel) -> None:
+    def _loaded(self, session: Session, model: TreeModel, items: OrderedDict[Entry, list[Item]],
+                path: tuple[list[Item], int] | None) -> None:
         self.session = session
         if self.editor is None:
             self.editor = SessionEditor(session)
         else:  # read again: the undo history stays, it names entries of the same file
             self.editor.session = session
-        self._items.clear()
-        self._shown_id = object()
-        self._path_shown = False
+        self._items = items  # a path thread of the session read before keeps its own
+        self._shown_id, self._path_shown = object(), False
+        if path is not None:
+            self._shown_id, self._path_shown = model.selected_id, True
+            self._show_items(*path)
         tree = self.query_one(SessionTree)
         tree.waiting_for_rows = False
         tree.model = model
@@ -285,50 +296,69 @@ class SessionScreen(OrderedKeys, PituiScreen):
         self._path_timer = self.set_timer(PATH_DELAY, lambda: self._show_path(event.entry_id))
 
     def _show_path(self, entry_id: Any) -> None:
+        """Show the path up to ``entry_id``: its items are made in a thread (they are the
+        messages' bodies), one path at a time, the latest asked for next."""
         session = self.session
         if session is None or entry_id == self._shown_id:
             return
         self._shown_id = entry_id
         self._path_shown = True
-        view = self.query_one(ConversationView)
         if entry_id is None:
-            view.show([])
-            view.border_title = "Conversation"
+            self._show_items([], -1)
             return
-        entries = session.context_entries(entry_id)
-        items: list[Item] = []
-        hidden = len(entries) - PATH_WINDOW
-        if hidden > 0:
-            # The context's first entry is a compaction when there is one: keep it in view.
-            head = entries[:1] if entries[0].type == "compaction" else []
-            entries = head + entries[-PATH_WINDOW:]
-            hidden -= len(head)
-            items.append(OtherMessage(None, "earlier", (TextPart(
-                f"{hidden:,} earlier entries on this path are not shown here: highlight an earlier "
-                "entry in the tree to read them."),)))
-        for entry in entries:
-            items.extend(self._entry_items(entry))
-        view.show(items)
-        messages = sum(1 for item in items if item.entry_id is not None)
-        view.border_title = f"Conversation · {messages:,} message{'s' if messages != 1 else ''}"
+        if not self._path_running:
+            self._path_running = True
+            self._make_path(session, entry_id, self._items)
 
-    def _entry_items(self, entry: Entry) -> list[Item]:
-        cache = self._items
-        items = cache.get(entry)
-        if items is None:
-            assert self.session is not None
-            items = entry_items(self.session, entry)
-            cache[entry] = items
-            if len(cache) > ITEM_CACHE_ENTRIES:
-                cache.popitem(last=False)
-        else:
-            cache.move_to_end(entry)
-        return items
+    @work(thread=True, group="session-path", exit_on_error=False)
+    def _make_path(self, session: Session, entry_id: Any, cache: OrderedDict[Entry, list[Item]]) -> None:
+        path: tuple[list[Item], int] | None = None
+        changed = False
+        try:
+            path = path_items(session, entry_id, cache)
+        except FileChangedError:
+            changed = True
+        finally:
+            with contextlib.suppress(RuntimeError):  # the app is shutting down
+                self.app.call_from_thread(self._path_made, session, entry_id, path, changed)
+
+    def _path_made(self, session: Session, entry_id: Any, path: tuple[list[Item], int] | None,
+                   changed: bool) -> None:
+        self._path_running = False
+        if session is not self.session:
+            return
+        if changed:  # the file was rewritten under the view: read it again
+            self.action_reload()
+        elif entry_id == self._shown_id:
+            if path is not None:
+                self._show_items(*path)
+        elif self._shown_id is not None:  # the cursor moved on meanwhile
+            self._path_running = True
+            self._make_path(session, self._shown_id, self._items)
+
+    def _show_items(self, items: list[Item], messages: int) -> None:
+        """The pane shows ``items``, ``messages`` of them messages (-1: no path at all)."""
+        view = self.query_one(ConversationView)
+        view.show(items)
+        view.border_title = (f"Conversation · {messages:,} message{'s' if messages != 1 else ''}"
+                             if messages >= 0 else "Conversation")
 
     @on(ConversationView.ReplacedRequested)
     def _replaced_requested(self, event: ConversationView.ReplacedRequested) -> None:
         if self.session is not None:
-            event.view.set_replaced(event.entry_id, replaced_items(self.session, event.entry_id))
+            self._make_replaced(self.session, event.view, event.entry_id)
+
+    @work(thread=True, group="session-path", exit_on_error=False)
+    def _make_replaced(self, session: Session, view: ConversationView, entry_id: Any) -> None:
+        """What a compaction replaced: the bodies are read here, then shown in the pane."""
+        try:
+            items = replaced_items(session, entry_id)
+        except FileChangedError:  # rewritten under the view: read it again
+            with contextlib.suppress(RuntimeError):
+                self.app.call_from_thread(self.action_reload)
+            return
+        with contextlib.suppress(RuntimeError):
+            self.app.call_from_thread(view.set_replaced, entry_id, items)
 
     # ------------------------------------------------------------------ writing
 
@@ -545,7 +575,8 @@ class SessionScreen(OrderedKeys, PituiScreen):
         error: Exception | None = None
         ok = False
         try:
-            result = action()
+            with self._disk_lock:  # not while what pi appended is read
+                result = action()
             ok = True
         except (ActionError, FileChangedError, OSError) as caught:
             error = caught
@@ -605,56 +636,6 @@ class SessionScreen(OrderedKeys, PituiScreen):
         model = self.query_one(SessionTree).model
         text = model.entry_text(entry_id) if model is not None else ""
         return f"{str(entry_id)[:8]}  {text}".rstrip()
-
-    # ------------------------------------------------------------------ live
-
-    @work(exclusive=True, group="session-follow", exit_on_error=False)
-    async def follow(self) -> None:
-        from pitui.store.watch import FileEvent, follow_file
-
-        async for event in follow_file(self.session_path, self._stop_following):
-            if event is FileEvent.REMOVED:
-                self._file_removed()
-            else:
-                self.take_appends()
-
-    def _file_removed(self) -> None:
-        if not self.removed:
-            self.removed = True
-            self._show_title()
-            self._say("The session file was removed (moved to the trash?). What is shown stays until you leave.",
-                      error=True)
-
-    def take_appends(self) -> None:
-        """Read what pi appended since the last read; the tree follows the leaf if it was there."""
-        session = self.session
-        if session is None:
-            return
-        if self._writes:  # the session is being written to from a thread: read after it
-            self._appends_waiting = True
-            return
-        if self.removed and os.path.exists(self.session_path):
-            self.removed = False
-            self._show_title()
-        try:
-            added = session.refresh()
-        except FileChangedError:
-            self.load(self.query_one(SessionTree).selected_id)  # replaced or cut: read it again
-            return
-        except OSError:
-            self._file_removed()
-            return
-        if not added:
-            return
-        self.query_one(SessionTree).reload()
-        self._show_facts()
-        self._count_usage_soon()
-
-    def _count_usage_soon(self) -> None:
-        # Usage is counted over the whole file: once writing pauses, not after every line.
-        if self._usage_timer is not None:
-            self._usage_timer.stop()
-        self._usage_timer = self.set_timer(USAGE_DELAY, self.count_usage)
 
     def palette_commands(self) -> list[PaletteCommand]:
         """The view's actions in the command palette (F2)."""

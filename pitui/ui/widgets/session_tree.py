@@ -6,6 +6,11 @@ repaints two lines. It never opens files: it is given the model, and says what t
 with messages (:class:`SessionTree.Highlighted`, :class:`SessionTree.Selected`,
 :class:`SessionTree.StatusChanged`).
 
+Nor does it wait for the disk while it draws: a row whose message body is still on disk is drawn
+with its gutters and a dim placeholder until a worker thread has read it
+(:class:`~pitui.ui.widgets.tree_reader.RowReader`). Whoever reads the session can have the
+first screen ready before it hands the model over (:meth:`TreeModel.fill_rows`).
+
 Keys are pi's (pi-ui-behaviour.md §2.8), each binding with an id ``tree.<action>`` so that
 ``App.set_keymap`` can move it; printable characters go into the search query, as in pi, except ``L`` and ``T``
 (pi's Shift+L and Shift+T). Keys act in the order they were typed (:class:`~pitui.ui.keys.OrderedKeys`).
@@ -30,6 +35,7 @@ from textual.strip import Strip
 from pitui.safe_text import safe_line
 from pitui.store.tree import RowText, TreeModel
 from pitui.ui.keys import OrderedKeys
+from pitui.ui.widgets.tree_reader import RowReader
 
 __all__ = ["SessionTree"]
 
@@ -48,6 +54,7 @@ _ROLE_CLASSES = {
 _RESERVED = frozenset({"L", "T"})  # pi's Shift+L (label) and Shift+T (label times): never search text
 _COUNTED_FILTERS = frozenset({"no-tools", "user-only", "labeled-only"})
 _SMALL = 5_000  # entries: below this, the first search decodes them at once, not in a thread
+_PLACEHOLDER = ("…", "dim")  # a row's own text while its body is read
 
 
 class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=False):
@@ -211,6 +218,9 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         self.hold_after_select = False
         # Set while the screen reads the session: keys wait for the rows (see key_waits).
         self.waiting_for_rows = False
+        # Set while the screen reads what pi appended to it: keys wait for those rows too.
+        self.reading_appends = False
+        self._reader = RowReader(self)  # reads the bodies of rows drawn without them
 
     # ------------------------------------------------------------------ the model
 
@@ -374,13 +384,20 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         width = self.scrollable_content_region.width
         model = self._model
         row = self.scroll_offset.y + y
+        if y == 0:
+            self._reader.want()  # the rows around the screen, read ahead
         if model is None or row >= len(model) or width <= 0:
             return Strip.blank(width, self.rich_style)
         cursor = row == model.cursor
         key = (model.version, row, cursor, width, self._pan)
         strip = self._strips.get(key)
         if strip is None:
-            strip = self._strips[key] = self._render_row(row, cursor, width)
+            text = model.cached_row(row)
+            if text is None:  # its body is on disk: drawn again once a worker has read it
+                self._reader.drew_placeholder()
+                head = model.row_head(row)
+                return self._render_row(row, cursor, width, RowText((*head.segments, _PLACEHOLDER), len(head.segments)))
+            strip = self._strips[key] = self._render_row(row, cursor, width, text)
         return strip
 
     def _pan_for_cursor(self) -> int:
@@ -391,18 +408,17 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         width = self.scrollable_content_region.width
         if model is None or not len(model) or width <= 0:
             return 0
-        gutter = _gutter_width(model.row(model.cursor))
+        gutter = _gutter_width(model.row_head(model.cursor))
         if gutter <= width // 2:
             return 0
         return min(gutter, (gutter - width // 4) // 3 * 3)
 
-    def _render_row(self, row: int, cursor: bool, width: int) -> Strip:
+    def _render_row(self, row: int, cursor: bool, width: int, text: RowText) -> Strip:
         model = self._model
         assert model is not None
         # The cursor row's style underlies its whole width; the roles only add colours.
         style_of = self._role_style
         base = style_of("cursor_row" if cursor else "row")
-        text = model.row(row)
         segments = [Segment("› ", base + style_of("accent")) if cursor else Segment("  ", base)]
         bold = Style(bold=True)
         # A row deep in a session with hundreds of branches starts with hundreds of gutter
@@ -465,11 +481,12 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         return character is not None and character.isprintable() and character not in _RESERVED
 
     def key_waits(self, key: str, character: str | None, actions: list[tuple[Any, str]]) -> bool:
-        """Keys wait for the rows they act on. Until the session is read, every key waits but
-        the screen's Escape (back: a session opened by mistake need not be read to the end);
-        while the first search of a big session is prepared, a key that acts on the rows waits
-        for the rows of that search (text and its editing keys go on meanwhile)."""
-        if self._model is None and self.waiting_for_rows:
+        """Keys wait for the rows they act on. Until the session is read, and while what pi
+        appended is read, every key waits but the screen's Escape (back: a session opened by
+        mistake need not be read to the end); while the first search of a big session is
+        prepared, a key that acts on the rows waits for the rows of that search (text and its
+        editing keys go on meanwhile)."""
+        if (self._model is None and self.waiting_for_rows) or self.reading_appends:
             return not any(action == "back" for _, action in actions)
         if not self._searching or not actions:
             return False

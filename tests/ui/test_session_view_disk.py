@@ -1,0 +1,116 @@
+"""The session view never waits for the disk on the UI thread: message bodies that were not kept
+(the tree's rows, the path's messages) and what pi appends are read in worker threads, and the
+screen shows the same text once they are read."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sessionkit import header, lines, msg, write
+from textual.pilot import Pilot
+
+from pitui.store.catalog import Catalog
+from pitui.store.model import LineSource
+from pitui.ui.app import PituiApp
+from pitui.ui.screens.session import SessionScreen
+from pitui.ui.widgets.conversation.view import ConversationView
+from pitui.ui.widgets.session_tree import SessionTree
+
+SIZE = (100, 30)
+
+
+def turns(path: Path, count: int) -> Path:
+    """``count`` turns: a question, an answer that runs a command, its result, a last answer."""
+    objects: list[Any] = [header()]
+    parent = None
+    n = 0
+    for turn in range(count):
+        call = {"type": "toolCall", "id": f"call{turn}", "name": "bash", "arguments": {"command": f"ls dir{turn}"}}
+        for eid, role, text, extra in (
+                (f"u{turn:06d}", "user", f"question {turn}", {}),
+                (f"c{turn:06d}", "assistant", f"looking {turn}", {"stopReason": "toolUse"}),
+                (f"t{turn:06d}", "toolResult", f"files {turn}", {"toolCallId": f"call{turn}"}),
+                (f"a{turn:06d}", "assistant", f"answer {turn}", {})):
+            entry = msg(eid, parent, role, text, n=n, **extra)
+            if role == "assistant" and extra:
+                entry["message"]["content"].append(call)
+            objects.append(entry)
+            parent, n = eid, n + 1
+    return write(path, *objects)
+
+
+@pytest.fixture
+def main_thread_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every read of a session's lines from the main thread (the UI's), as it happens."""
+    seen: list[str] = []
+
+    def guarded(read: Callable[..., Any], name: str) -> Callable[..., Any]:
+        def guard(self: LineSource, *args: Any) -> Any:
+            if threading.current_thread() is threading.main_thread():
+                seen.append(f"{name}{args!r}")
+            return read(self, *args)
+        return guard
+
+    monkeypatch.setattr(LineSource, "entry_at", guarded(LineSource.entry_at, "entry_at"))
+    monkeypatch.setattr(LineSource, "raw", guarded(LineSource.raw, "raw"))
+    return seen
+
+
+def make_app(path: Path, tmp_path: Path) -> PituiApp:
+    agent = tmp_path / "agent"
+    agent.mkdir(exist_ok=True)
+    return PituiApp(cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), watch=True,
+                    catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")))
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], Any], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "the screen did not get there in time"
+        await pilot.pause(0.02)
+
+
+def tree_lines(tree: SessionTree) -> list[str]:
+    return [line.text.rstrip() for line in map(tree.render_line, range(tree.scrollable_content_region.height))]
+
+
+def all_text(tree: SessionTree) -> bool:
+    """Every row on screen shows its entry's text, none the placeholder of a row being read."""
+    shown = [line for line in tree_lines(tree) if line]
+    return bool(shown) and all("…" not in line and any(text in line for text in (
+        "user: question", "assistant: looking", "assistant: answer", "ls dir")) for line in shown)
+
+
+async def test_rows_and_path_are_read_off_the_ui_thread(tmp_path: Path, main_thread_reads: list[str]) -> None:
+    path = turns(tmp_path / "s.jsonl", 150)
+    app = make_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None)
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        tree = screen.query_one(SessionTree)
+        view = screen.query_one(ConversationView)
+        await pilot.pause()
+        # The first screen is ready when it is shown: the rows and the path were read with the file.
+        assert all_text(tree), tree_lines(tree)
+        assert view.items and view.items[-1].entry_id == "a000149"
+        for keys in (("up", "up"), ("pageup",), ("pageup", "pageup", "pageup"), ("home",), ("pagedown",),
+                     ("end",), ("up",), ("ctrl+g",)):
+            await pilot.press(*keys)
+            await until(pilot, lambda: all_text(tree))
+            selected = tree.selected_id
+            await until(pilot, lambda selected=selected: view.items and view.items[-1].entry_id == selected)
+        await pilot.pause(0.3)  # the watch starts
+        with open(path, "ab") as file:  # pi writes on: the tree follows the leaf
+            file.write(lines(msg("u999999", "a000149", "user", "question more", n=1000)))
+        await until(pilot, lambda: tree.selected_id == "u999999")
+        await until(pilot, lambda: any(line.endswith("user: question more") for line in tree_lines(tree)))
+        assert all_text(tree)
+        await until(pilot, lambda: view.items and view.items[-1].entry_id == "u999999")
+    assert main_thread_reads == []
