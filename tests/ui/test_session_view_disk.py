@@ -4,19 +4,17 @@ screen shows the same text once they are read."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sessionkit import header, lines, msg, write
-from textual.pilot import Pilot
+from helpers.apps import view_app
+from helpers.pilot import until
 
-from pitui.store.catalog import Catalog
+from devkit.builder import header, lines, msg, write
 from pitui.store.model import LineSource
-from pitui.ui.app import PituiApp
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
@@ -61,21 +59,6 @@ def main_thread_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def make_app(path: Path, tmp_path: Path) -> PituiApp:
-    agent = tmp_path / "agent"
-    agent.mkdir(exist_ok=True)
-    return PituiApp(cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), watch=True,
-                    catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")))
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], Any], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "the screen did not get there in time"
-        await pilot.pause(0.02)
-
-
 def tree_lines(tree: SessionTree) -> list[str]:
     return [line.text.rstrip() for line in map(tree.render_line, range(tree.scrollable_content_region.height))]
 
@@ -89,7 +72,7 @@ def all_text(tree: SessionTree) -> bool:
 
 async def test_rows_and_path_are_read_off_the_ui_thread(tmp_path: Path, main_thread_reads: list[str]) -> None:
     path = turns(tmp_path / "s.jsonl", 150)
-    app = make_app(path, tmp_path)
+    app = view_app(path, tmp_path, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None)
         screen = app.screen
