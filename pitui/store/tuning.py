@@ -49,12 +49,18 @@ def start_process_helpers() -> None:
     full-screen app replaces ``sys.stderr`` with a stream whose ``fileno()`` is -1, which
     starting a process refuses ("bad value(s) in fds_to_keep"): a process pool first wanted
     inside the app could not start. About 40 ms, once; the helpers stay for the process's life.
+
+    Helpers that cannot start (the fork server's socket path too long for a deep ``$TMPDIR``,
+    no processes left) are not an error: a pool that finds none scans in this process instead.
     """
     from multiprocessing import forkserver, resource_tracker
 
-    resource_tracker.ensure_running()
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        forkserver.ensure_running()
+    try:
+        resource_tracker.ensure_running()
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            forkserver.ensure_running()
+    except (OSError, ValueError):
+        pass
 
 
 def yield_gil() -> None:

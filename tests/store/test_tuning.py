@@ -1,0 +1,44 @@
+"""The process-wide switches in pitui.store.tuning, each in a process of its own."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from pitui.store import tuning
+
+
+def test_gc_paused_restores_the_collector_as_it_was() -> None:
+    assert gc.isenabled()
+    with tuning.gc_paused():
+        assert not gc.isenabled()
+        with tuning.gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner pause found it off and left it off
+    assert gc.isenabled()
+
+
+def test_no_fork_while_another_thread_runs() -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not tuning.can_fork()
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_helpers_that_cannot_start_are_no_error(tmp_path: Path) -> None:
+    """A fork server listens on a Unix socket under $TMPDIR; past the ~100 bytes such a path
+    may have, it cannot start, and the app starts without it."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    code = "from pitui.store import tuning; tuning.start_process_helpers(); print('started')"
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(deep)},
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, "started"), done.stderr
