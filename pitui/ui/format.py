@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len, set_cell_size
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "arguments_text",
+    "error_about",
     "fit_middle",
     "format_age",
     "format_cost",
@@ -35,7 +37,9 @@ __all__ = [
     "format_tokens",
     "format_usage",
     "plural",
+    "problems_text",
     "row_title",
+    "sentence_case",
     "shorten_home_folder",
     "shorten_home_prefix",
 ]
@@ -89,8 +93,10 @@ def plural(count: int, one: str, many: str) -> str:
 
 def format_usage(usage: Usage) -> str:
     """Tokens and cost as pi shows them: ↑input ↓output Rcache-read Wcache-write, total, $."""
-    return (f"↑{format_tokens(usage.input)} ↓{format_tokens(usage.output)} R{format_tokens(usage.cache_read)} "
-            f"W{format_tokens(usage.cache_write)} · {format_tokens(usage.total_tokens)} tokens · ${usage.cost:.3f}")
+    return (
+        f"↑{format_tokens(usage.input)} ↓{format_tokens(usage.output)} R{format_tokens(usage.cache_read)} "
+        f"W{format_tokens(usage.cache_write)} · {format_tokens(usage.total_tokens)} tokens · ${usage.cost:.3f}"
+    )
 
 
 # -- times -----------------------------------------------------------------------------------------
@@ -163,7 +169,7 @@ def fit_middle(text: str, width: int) -> str:
     if cell_len(text) <= width:
         return text
     if width <= 1:
-        return "…"[:max(width, 0)]
+        return "…"[: max(width, 0)]
     room = width - 1
     tail_room = room - room * 2 // 5
     head = set_cell_size(text, room - tail_room).rstrip(" ")
@@ -188,3 +194,28 @@ def arguments_text(arguments: Any) -> str:
             lines.append(f"{key}:\n{shown}" if "\n" in shown else f"{key}: {shown}")
         return "\n".join(lines)
     return compact_json(arguments)
+
+
+# -- messages --------------------------------------------------------------------------------------
+
+
+def sentence_case(text: str) -> str:
+    """``text`` with its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
+def error_about(error: Exception, path: str) -> str:
+    """An error's message without the file's path in front, where the row says which file it is."""
+    message = str(error)
+    return message[len(path) + 2 :] if message.startswith(f"{path}: ") else message
+
+
+PROBLEMS_SHOWN = 12  # files named in the "files skipped" note; the rest are counted
+
+
+def problems_text(problems: Sequence[Any]) -> str:
+    """The files a listing skipped, one ``name: reason`` line each (safe to show)."""
+    lines = [f"{os.path.basename(p.path) or p.path}: {p.reason}" for p in problems[:PROBLEMS_SHOWN]]
+    if len(problems) > PROBLEMS_SHOWN:
+        lines.append(f"and {len(problems) - PROBLEMS_SHOWN} more")
+    return "\n".join(map(safe_line, lines))

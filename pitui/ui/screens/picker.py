@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Static
@@ -34,7 +34,9 @@ from pitui.safe_text import safe_line
 from pitui.store import tuning
 from pitui.store.query import has_session_name
 from pitui.store.threads import ListRow, threaded_rows
+from pitui.ui import bindings
 from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
+from pitui.ui.format import error_about, problems_text, sentence_case
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
@@ -59,26 +61,11 @@ class PickerScreen(OrderedKeys, PituiScreen):
     COMMANDS: ClassVar = {ScreenCommands}
     # The search box has the focus and takes text; these keys are the picker's, also where the
     # box would have used them (Enter, Ctrl+D): a SearchField asks its screen first.
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Previous session", id="picker.up", show=False),
-        Binding("down", "cursor(1)", "Next session", id="picker.down", show=False),
-        Binding("pageup", "page(-1)", "A page up", id="picker.page_up", show=False),
-        Binding("pagedown", "page(1)", "A page down", id="picker.page_down", show=False),
-        Binding("enter", "confirm", "Open the session (or confirm a delete)", id="picker.open"),
-        Binding("escape,ctrl+c", "cancel", "Cancel a delete; clear the search; else quit", id="picker.cancel"),
-        Binding("tab", "toggle_scope", "Scope: this folder or all projects", id="picker.scope"),
-        Binding("ctrl+s", "toggle_sort", "Sort: threaded, recent, fuzzy", id="picker.sort"),
-        Binding("ctrl+n", "toggle_named", "Named sessions only, or all", id="picker.named"),
-        Binding("ctrl+p", "toggle_path", "Show or hide file paths", id="picker.path"),
-        Binding("ctrl+r", "rename", "Rename the session", id="picker.rename"),
-        Binding("ctrl+d", "delete", "Move the session to the trash", id="picker.delete"),
-        Binding("ctrl+backspace", "delete_if_no_query", "Trash the session (empty search only)",
-                id="picker.delete_noninvasive"),
-        Binding("ctrl+o", "resume", "Resume the session in pi", id="picker.resume"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings.PICKER
     # What these act on is the highlighted row: they wait for the rows of a search in progress.
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset(
-        {"cursor", "page", "confirm", "delete", "delete_if_no_query", "rename", "resume"})
+        {"cursor", "page", "confirm", "delete", "delete_if_no_query", "rename", "resume"}
+    )
     # Moves closer together than this make one preview. (A search starts at once: the next
     # keystroke cancels it, and a search typed further starts from the one before.)
     PREVIEW_DELAY_S: ClassVar[float] = 0.1
@@ -109,7 +96,6 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self._hits_query = ""
         self._catalog_lock = threading.Lock()  # one listing at a time: catalog.problems is per call
         self._stop_watch = threading.Event()
-        self._status_timer: Any = None
         self._preview_path: str | None = None
 
     # -- layout ----------------------------------------------------------------------------
@@ -118,8 +104,12 @@ class PickerScreen(OrderedKeys, PituiScreen):
         yield PickerHeader(id="picker-header")
         with Horizontal(id="picker-search"):
             yield Static("> ", id="picker-prompt", markup=False)
-            yield SearchField(id="picker-query", compact=True, select_on_focus=False,
-                              placeholder='type to search: words, "exact phrase", re:regex')
+            yield SearchField(
+                id="picker-query",
+                compact=True,
+                select_on_focus=False,
+                placeholder='type to search: words, "exact phrase", re:regex',
+            )
         with Horizontal(id="picker-body"):
             yield SessionList(id="picker-list")
             yield PreviewPane(id="picker-preview")
@@ -228,8 +218,9 @@ class PickerScreen(OrderedKeys, PituiScreen):
         # Workers catch what they expect; anything else is a bug, shown rather than lost.
         if event.state == WorkerState.ERROR and event.worker.group.startswith("picker-"):
             error = event.worker.error
-            self._set_status(f"Internal error ({event.worker.group}): {type(error).__name__}: {error}", error=True,
-                             seconds=6)
+            self._set_status(
+                f"Internal error ({event.worker.group}): {type(error).__name__}: {error}", error=True, seconds=6
+            )
 
     @on(_Progress)
     def _progressed(self, message: _Progress) -> None:
@@ -240,8 +231,9 @@ class PickerScreen(OrderedKeys, PituiScreen):
                 self._update_header()
                 self._update_body_message()
 
-    def _loaded(self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None,
-                canon: dict[str, str]) -> None:
+    def _loaded(
+        self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, canon: dict[str, str]
+    ) -> None:
         self.listing.loaded(scope, infos, problems, canon)
         if problems is not None:  # the full listing, not the cached rows
             self._finish_load(scope)
@@ -270,8 +262,9 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
         current, everything, _ = self.listing.folders()
         try:
-            async for paths in watch_sessions([current, everything], self._stop_watch,
-                                              debounce_ms=self.WATCH_DEBOUNCE_MS):
+            async for paths in watch_sessions(
+                [current, everything], self._stop_watch, debounce_ms=self.WATCH_DEBOUNCE_MS
+            ):
                 self._disk_changed(paths)
         except OSError as error:  # no more inotify watches, a folder that cannot be watched
             self.notify(f"Not following changes on disk: {error}", severity="warning", markup=False)
@@ -303,8 +296,16 @@ class PickerScreen(OrderedKeys, PituiScreen):
                 on_screen = max(1, self.session_list.scrollable_content_region.height // 2) + 1
                 # Once the screen shows the key just typed: drawing it and searching at the same
                 # time would make both wait for each other (one interpreter lock).
-                self.call_after_refresh(self._start_search, self._searching, self.query_text, list(infos), self.sort,
-                                        self.named_only, new_query, min(self.SNIPPETS, on_screen))
+                self.call_after_refresh(
+                    self._start_search,
+                    self._searching,
+                    self.query_text,
+                    list(infos),
+                    self.sort,
+                    self.named_only,
+                    new_query,
+                    min(self.SNIPPETS, on_screen),
+                )
             else:
                 self._show_rows([], two_lines=True)
             return
@@ -315,8 +316,12 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def _show_rows(self, rows: list[ListRow], *, two_lines: bool, follow: str | None = None) -> None:
         listing = self.session_list
-        listing.configure(show_cwd=self.scope == "all", show_path=self.show_path,
-                          current_paths=self._open_rows(), now_ms=self.app.now_ms())
+        listing.configure(
+            show_cwd=self.scope == "all",
+            show_path=self.show_path,
+            current_paths=self._open_rows(),
+            now_ms=self.app.now_ms(),
+        )
         listing.set_rows(rows, two_lines=two_lines, follow=follow)
         self._update_body_message()
         self._update_status_line()
@@ -333,8 +338,16 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     # A description, or Textual would spell out every argument (all the sessions) for each search.
     @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False, description="search")
-    def _search(self, generation: int, query: str, infos: list[SessionInfo], sort: SortMode, named: bool,
-                new_query: bool, snippets: int) -> None:
+    def _search(
+        self,
+        generation: int,
+        query: str,
+        infos: list[SessionInfo],
+        sort: SortMode,
+        named: bool,
+        new_query: bool,
+        snippets: int,
+    ) -> None:
         from pitui.store.catalog import SearchCancelled
         from pitui.store.query import QueryError
 
@@ -350,8 +363,14 @@ class PickerScreen(OrderedKeys, PituiScreen):
             return worker.is_cancelled
 
         try:
-            hits = self.catalog.search(query, scope=infos, mode=sort, name_filter="named" if named else "all",
-                                       snippets=snippets, cancelled=cancelled)
+            hits = self.catalog.search(
+                query,
+                scope=infos,
+                mode=sort,
+                name_filter="named" if named else "all",
+                snippets=snippets,
+                cancelled=cancelled,
+            )
         except SearchCancelled:  # a newer keystroke's search is on its way
             return
         except QueryError as error:
@@ -361,11 +380,11 @@ class PickerScreen(OrderedKeys, PituiScreen):
             self._from_thread(self._searched, generation, query, [], f"Search failed: {error}", False)
             return
         # The rows are made here, not on the UI thread: thousands of them, at every keystroke.
-        self._from_thread(self._searched, generation, query, [ListRow(hit.info, "", hit) for hit in hits], None,
-                          new_query)
+        self._from_thread(
+            self._searched, generation, query, [ListRow(hit.info, "", hit) for hit in hits], None, new_query
+        )
 
-    def _searched(self, generation: int, query: str, rows: list[ListRow], error: str | None,
-                  best_first: bool) -> None:
+    def _searched(self, generation: int, query: str, rows: list[ListRow], error: str | None, best_first: bool) -> None:
         if generation != self._searching:
             return
         self._search_error = error
@@ -391,10 +410,11 @@ class PickerScreen(OrderedKeys, PituiScreen):
     def _update_body_message(self) -> None:
         """What the list says when it has no rows (pi's empty states, §1.7, or better)."""
         if self._search_error is not None and self.query_text.strip():
-            self.session_list.configure(message="  " + _sentence(self._search_error), message_is_error=True)
+            self.session_list.configure(message="  " + sentence_case(self._search_error), message_is_error=True)
             return
-        text = self.listing.empty_text(self.scope, self.named_only, self._keys,
-                                       max(self.session_list.size.width - 14, 24))
+        text = self.listing.empty_text(
+            self.scope, self.named_only, self._keys, max(self.session_list.size.width - 14, 24)
+        )
         self.session_list.configure(message=text, message_is_error=False)
 
     # -- header and status -----------------------------------------------------------------
@@ -421,8 +441,10 @@ class PickerScreen(OrderedKeys, PituiScreen):
         header.question = None
         if self._confirming is not None:
             name = os.path.basename(self._confirming)
-            header.question = (f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel",
-                               (safe_line(self._title_of(self._confirming) or ""), safe_line(name)))
+            header.question = (
+                f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel",
+                (safe_line(self._title_of(self._confirming) or ""), safe_line(name)),
+            )
         header.refresh()
 
     def say(self, message: str, *, error: bool = False) -> None:
@@ -430,27 +452,12 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self._set_status(message, error=error, seconds=4)
 
     def _set_status(self, message: str, *, error: bool = False, seconds: float = 2) -> None:
-        header = self.query_one(PickerHeader)
-        header.status = (safe_line(message), error)
-        header.refresh()
-        if self._status_timer is not None:
-            self._status_timer.stop()
-        self._status_timer = self.set_timer(seconds, self._clear_status)
-
-    def _clear_status(self) -> None:
-        header = self.query_one(PickerHeader)
-        header.status = None
-        header.refresh()
+        self.query_one(PickerHeader).flash(safe_line(message), error=error, seconds=seconds)
 
     def _update_status_line(self) -> None:
         listing = self.session_list
         total = len(listing.rows)
-        footer = self.query_one(PickerFooter)
-        position = (listing.cursor + 1 if total else 0, total)
-        skipped = len(self._state.problems)
-        if (position, skipped) != (footer.position, footer.skipped):
-            footer.position, footer.skipped = position, skipped
-            footer.refresh()
+        self.query_one(PickerFooter).show((listing.cursor + 1 if total else 0, total), len(self._state.problems))
 
     # -- events ----------------------------------------------------------------------------
 
@@ -504,8 +511,9 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def _show_preview(self, path: str, preview: Any) -> None:
         if path == self._preview_path:
-            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms(),
-                                             parent_title=self._title_of(preview.parent_session))
+            self.query_one(PreviewPane).show(
+                preview, now_ms=self.app.now_ms(), parent_title=self._title_of(preview.parent_session)
+            )
 
     def _title_of(self, path: str | None) -> str | None:
         return self.listing.title_of(path)
@@ -613,11 +621,13 @@ class PickerScreen(OrderedKeys, PituiScreen):
         if not problems:
             self.notify("Every session file in this scope could be read.", markup=False)
             return
-        lines = [f"{os.path.basename(p.path) or p.path}: {p.reason}" for p in problems[:12]]
-        if len(problems) > 12:
-            lines.append(f"and {len(problems) - 12} more")
-        self.notify("\n".join(map(safe_line, lines)), title=f"{len(problems)} files skipped", severity="warning",
-                    markup=False, timeout=12)
+        self.notify(
+            problems_text(problems),
+            title=f"{len(problems)} files skipped",
+            severity="warning",
+            markup=False,
+            timeout=12,
+        )
 
     # rename
 
@@ -639,7 +649,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         try:
             actions.rename(path, name)
         except Exception as error:  # ActionError, OSError, a file pi made unreadable meanwhile
-            self._from_thread(self._set_status, f"Failed to rename: {_about(error, path)}", error=True, seconds=3)
+            self._from_thread(self._set_status, f"Failed to rename: {error_about(error, path)}", error=True, seconds=3)
             return
         self._from_thread(self._written)
 
@@ -676,7 +686,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         try:
             actions.trash(path)
         except Exception as error:  # ActionError, TrashError: the file is still there
-            self._from_thread(self._set_status, f"Failed to delete: {_about(error, path)}", error=True, seconds=3)
+            self._from_thread(self._set_status, f"Failed to delete: {error_about(error, path)}", error=True, seconds=3)
             return
         self._from_thread(self._trashed, path)
 
@@ -687,13 +697,3 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self._refilter()
         self._set_status("Session moved to trash")
         self._written()
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _about(error: Exception, path: str) -> str:
-    """An error's message without the file's path in front: the row says which file it is."""
-    message = str(error)
-    return message[len(path) + 2 :] if message.startswith(f"{path}: ") else message

@@ -24,7 +24,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Static
@@ -40,6 +40,7 @@ from pitui.store.summarize import SummarizerError
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.actions import ActionError
 from pitui.store.write.editing import SessionEditor, Written
+from pitui.ui import bindings
 from pitui.ui.commands import PaletteCommand, ScreenCommands, session_commands
 from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, plural, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
@@ -75,23 +76,7 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
     COMMANDS: ClassVar = {ScreenCommands}
     # Text typed here goes into the tree's search, all of it but pi's own Shift+L and Shift+T:
     # every other key of the view is one that cannot be typed as text.
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="session.back", tooltip="Back to the session list"),
-        Binding("shift+l,L", "edit_label", "Label", id="session.label",
-                tooltip="Set or clear the highlighted entry's label"),
-        Binding("ctrl+r", "rename", "Rename", show=False, id="session.rename", tooltip="Rename the session"),
-        Binding("ctrl+n", "fork", "Fork", id="session.fork",
-                tooltip="A new session with the path up to the highlighted entry (asks first)"),
-        Binding("ctrl+k", "clone", "Clone", show=False, id="session.clone",
-                tooltip="A new session with the whole active path (asks first)"),
-        Binding("ctrl+delete,f8", "trash", "Trash", show=False, id="session.trash",
-                tooltip="Move the session to the trash (asks first)"),
-        Binding("ctrl+p", "resume", "Resume in pi", show=False, id="session.resume",
-                tooltip="Leave pitui and continue the session in pi"),
-        Binding("ctrl+z", "undo", "Undo", id="session.undo",
-                tooltip="Undo the last label, rename or branch"),
-        Binding("f5", "reload", "Reload", show=False, id="session.reload", tooltip="Read the file again from disk"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings.SESSION
 
     def __init__(self, path: str, entry_id: str | None = None, status: str | None = None) -> None:
         super().__init__()
@@ -179,11 +164,17 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
         tree.flush_keys()  # what was typed while it was read: there are no rows to act on
         self.query_one("#tree-status", Static).update("")
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        self.query_one("#session-facts", Static).update(Text(safe_line(f"Cannot read this session: {reason}"),
-                                                             style="bold red"))
+        self.query_one("#session-facts", Static).update(
+            Text(safe_line(f"Cannot read this session: {reason}"), style="bold red")
+        )
 
-    def _loaded(self, session: Session, model: TreeModel, items: OrderedDict[Entry, list[Item]],
-                path: tuple[list[Item], int] | None) -> None:
+    def _loaded(
+        self,
+        session: Session,
+        model: TreeModel,
+        items: OrderedDict[Entry, list[Item]],
+        path: tuple[list[Item], int] | None,
+    ) -> None:
         self.session = session
         if self.editor is None:
             self.editor = SessionEditor(session)
@@ -203,8 +194,10 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
         if session.problems:
             count = len(session.problems)
             first = session.problems[0]
-            self._say(f"{count} unreadable line{'s' if count != 1 else ''} skipped; line {first.line}: "
-                      f"{first.reason}", error=True)
+            self._say(
+                f"{count} unreadable line{'s' if count != 1 else ''} skipped; line {first.line}: {first.reason}",
+                error=True,
+            )
         elif self._opening_status:
             self._say(self._opening_status)
         self._opening_status = None
@@ -242,8 +235,7 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
             file = "" if name or cwd else file
         if cwd and cell_len(f"{name}  {cwd}{gone}") > width:
             cwd = fit_middle(cwd, max(width - cell_len(gone) - (cell_len(name) + 2 if name else 0), 8))
-        title = Text("  ").join(Text(part, style) for part, style in ((name, "bold"), (cwd, ""), (file, "dim"))
-                                if part)
+        title = Text("  ").join(Text(part, style) for part, style in ((name, "bold"), (cwd, ""), (file, "dim")) if part)
         if gone:
             title.append(gone, style="bold red")
         title.truncate(width, overflow="ellipsis")
@@ -322,8 +314,7 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
             with contextlib.suppress(RuntimeError):  # the app is shutting down
                 self.app.call_from_thread(self._path_made, session, entry_id, path, changed)
 
-    def _path_made(self, session: Session, entry_id: Any, path: tuple[list[Item], int] | None,
-                   changed: bool) -> None:
+    def _path_made(self, session: Session, entry_id: Any, path: tuple[list[Item], int] | None, changed: bool) -> None:
         self._path_running = False
         if session is not self.session:
             return
@@ -340,8 +331,9 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
         """The pane shows ``items``, ``messages`` of them messages (-1: no path at all)."""
         view = self.query_one(ConversationView)
         view.show(items)
-        view.border_title = (f"Conversation · {messages:,} message{'s' if messages != 1 else ''}"
-                             if messages >= 0 else "Conversation")
+        view.border_title = (
+            f"Conversation · {messages:,} message{'s' if messages != 1 else ''}" if messages >= 0 else "Conversation"
+        )
 
     @on(ConversationView.ReplacedRequested)
     def _replaced_requested(self, event: ConversationView.ReplacedRequested) -> None:
@@ -403,10 +395,12 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
             config = self.app.config
             command = config.summarizer_command
             while True:
-                destination = self._describe(plan.new_leaf) if plan.new_leaf is not None else \
-                    "the start (an empty conversation)"
-                choice = await self._ask(BranchDialog(
-                    destination, _left_behind(plan.abandoned), " ".join(command) if command else None))
+                destination = (
+                    self._describe(plan.new_leaf) if plan.new_leaf is not None else "the start (an empty conversation)"
+                )
+                choice = await self._ask(
+                    BranchDialog(destination, _left_behind(plan.abandoned), " ".join(command) if command else None)
+                )
                 if choice is None:
                     self._say("Branch cancelled: nothing written")
                     return
@@ -417,8 +411,11 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
                         continue  # back to the question
                 elif choice == BRANCH_COMMAND and command:
                     transcript = await asyncio.to_thread(branch_transcript, plan.abandoned)
-                    outcome = await self._ask(SummarizingDialog(
-                        command, transcript, config.summarizer_timeout, self.session.cwd if self.session else None))
+                    outcome = await self._ask(
+                        SummarizingDialog(
+                            command, transcript, config.summarizer_timeout, self.session.cwd if self.session else None
+                        )
+                    )
                     if outcome is None:
                         self._say("Summarization cancelled: nothing written")
                         return
@@ -428,6 +425,7 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
                     # As pi's own summaries end: the files the branch read and changed.
                     summary = outcome + format_file_operations(file_lists(plan.abandoned))
                 break
+
         def branched(written: Written) -> None:
             self._show_written(written)
             if written.prompt_text:
@@ -450,8 +448,12 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
                 self._say("Label unchanged: nothing written")
 
         tree = self.query_one(SessionTree)
-        self.app.push_screen(LabelDialog(current if isinstance(current, str) else "", self._describe(entry_id),
-                                         beside=tree.cursor_region()), chosen)
+        self.app.push_screen(
+            LabelDialog(
+                current if isinstance(current, str) else "", self._describe(entry_id), beside=tree.cursor_region()
+            ),
+            chosen,
+        )
 
     def action_rename(self) -> None:
         from pitui.ui.screens.dialogs import RenameScreen
@@ -490,14 +492,17 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
             self._write_failed(error)
             return
         fork = entry_id is not None
-        what = (f"the path from the first entry to {self._describe(plan.end)}" if fork
-                else "the whole active path")
+        what = f"the path from the first entry to {self._describe(plan.end)}" if fork else "the whole active path"
         # The folder on a line of its own, its middle elided to fit the dialog (never wrapped).
-        folder = fit_middle(shorten_home_folder(os.path.dirname(self.session_path), os.path.expanduser("~")),
-                            max(min(self.size.width, 80) - 12, 20))
-        question = (f"Writes a new session file, in the same folder as this one:\n{folder}"
-                    f"\nwith {what} ({plan.entries} {'entry' if plan.entries == 1 else 'entries'})."
-                    "\nThis session is not changed.")
+        folder = fit_middle(
+            shorten_home_folder(os.path.dirname(self.session_path), os.path.expanduser("~")),
+            max(min(self.size.width, 80) - 12, 20),
+        )
+        question = (
+            f"Writes a new session file, in the same folder as this one:\n{folder}"
+            f"\nwith {what} ({plan.entries} {'entry' if plan.entries == 1 else 'entries'})."
+            "\nThis session is not changed."
+        )
         if plan.prompt_text:
             question += "\nThe highlighted message is left out and copied, to ask again."
 
@@ -546,8 +551,10 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
 
             self._write(lambda: trash(self.session_path), trashed)
 
-        self.app.push_screen(ConfirmDialog(
-            "Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."), chosen)
+        self.app.push_screen(
+            ConfirmDialog("Move this session to the trash?", f"{about}\n\nIt can be restored from the system trash."),
+            chosen,
+        )
 
     def action_resume(self) -> None:
         self.app.resume_in_pi(self.session_path, self.session.cwd if self.session else None)
@@ -642,8 +649,9 @@ class SessionScreen(OrderedKeys, FollowsFile, PituiScreen):
         if self.session is None:
             return []
         tree = self.query_one(SessionTree)
-        return session_commands(self, tree, self.query_one(ConversationView),
-                                lambda: self.branch_here(tree.selected_id))
+        return session_commands(
+            self, tree, self.query_one(ConversationView), lambda: self.branch_here(tree.selected_id)
+        )
 
     # ------------------------------------------------------------------ actions
 

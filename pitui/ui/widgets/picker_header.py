@@ -11,12 +11,21 @@ from typing import ClassVar, Literal
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual.timer import Timer
 from textual.widget import Widget
 
 from pitui.ui.format import fit_middle
 
 __all__ = [
-    "SORT_LABELS", "Hint", "PickerFooter", "PickerHeader", "Scope", "SortMode", "cut", "footer_keys", "picker_hints",
+    "SORT_LABELS",
+    "Hint",
+    "PickerFooter",
+    "PickerHeader",
+    "Scope",
+    "SortMode",
+    "cut",
+    "footer_keys",
+    "picker_hints",
 ]
 
 Scope = Literal["current", "all"]
@@ -31,17 +40,24 @@ def picker_hints(keys: Callable[[str], str], searching: bool, show_path: bool) -
     """pi's key hints of the picker, with the keys the user's keymap binds (``keys`` of a
     binding id): Escape clears a search, else quits."""
     return [
-        (keys("picker.open"), "open"), (keys("picker.cancel").split("/")[0], "clear" if searching else "quit"),
-        (keys("picker.scope"), "scope"), (keys("picker.sort"), "sort"), (keys("picker.named"), "named"),
-        (keys("picker.path"), f"path ({'on' if show_path else 'off'})"), (keys("picker.rename"), "rename"),
-        (keys("picker.delete"), "delete"), (keys("picker.resume"), "resume in pi"),
+        (keys("picker.open"), "open"),
+        (keys("picker.cancel").split("/")[0], "clear" if searching else "quit"),
+        (keys("picker.scope"), "scope"),
+        (keys("picker.sort"), "sort"),
+        (keys("picker.named"), "named"),
+        (keys("picker.path"), f"path ({'on' if show_path else 'off'})"),
+        (keys("picker.rename"), "rename"),
+        (keys("picker.delete"), "delete"),
+        (keys("picker.resume"), "resume in pi"),
     ]
 
 
 def footer_keys(keys: Callable[[str], str]) -> str:
     """The keys that work everywhere, as the footer shows them."""
-    return " · ".join(f"{keys(binding_id)} {what}" for binding_id, what in
-                      (("app.help", "keys"), ("app.commands", "commands"), ("app.quit", "quit")))
+    return " · ".join(
+        f"{keys(binding_id)} {what}"
+        for binding_id, what in (("app.help", "keys"), ("app.commands", "commands"), ("app.quit", "quit"))
+    )
 
 
 class PickerHeader(Widget):
@@ -77,6 +93,19 @@ class PickerHeader(Widget):
         self.hints: list[Hint] = []  # flowed over the two lines, as many as fit
         self.question: tuple[str, tuple[str, str]] | None = None  # the delete question; the title and file
         self.status: tuple[str, bool] | None = None  # (message, is error)
+        self._status_timer: Timer | None = None
+
+    def flash(self, message: str, *, error: bool = False, seconds: float = 2) -> None:
+        """Show ``message`` (text safe to show) in place of the key hints for ``seconds``."""
+        self.status = (message, error)
+        self.refresh()
+        if self._status_timer is not None:
+            self._status_timer.stop()
+        self._status_timer = self.set_timer(seconds, self._clear_status)
+
+    def _clear_status(self) -> None:
+        self.status = None
+        self.refresh()
 
     def _style(self, name: str) -> Style:
         style = self.get_component_rich_style(f"picker-header--{name}")
@@ -85,8 +114,10 @@ class PickerHeader(Widget):
     def render(self) -> Text:
         width = self.size.width
         muted, accent = self._style("muted"), self._style("accent")
-        title = Text("Resume Session (Current Folder)" if self.scope == "current" else "Resume Session (All)",
-                     self._style("title"))
+        title = Text(
+            "Resume Session (Current Folder)" if self.scope == "current" else "Resume Session (All)",
+            self._style("title"),
+        )
         name = Text.assemble(("  Name: ", muted), ("Named" if self.named else "All", accent))
         sort = Text.assemble(("  Sort: ", muted), (SORT_LABELS[self.sort], accent))
         right = self._scope_text("Current Folder")
@@ -161,6 +192,12 @@ class PickerFooter(Widget):
         super().__init__(id=id)
         self.position = (0, 0)
         self.skipped = 0
+
+    def show(self, position: tuple[int, int], skipped: int) -> None:
+        """The highlighted row's place ``(n, of)`` and how many files the listing skipped."""
+        if (position, skipped) != (self.position, self.skipped):
+            self.position, self.skipped = position, skipped
+            self.refresh()
         self.keys = ""  # the keys that work everywhere, on the right
 
     def render(self) -> Text:

@@ -25,7 +25,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.actions import SkipAction
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -34,6 +34,7 @@ from textual.strip import Strip
 
 from pitui.safe_text import safe_line
 from pitui.store.tree import RowText, TreeModel
+from pitui.ui import bindings
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.widgets.tree_reader import RowReader
 
@@ -72,54 +73,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     ALLOW_SELECT = False
 
     BINDING_GROUP_TITLE = "Tree"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor_up", "Up", show=False, id="tree.cursor_up",
-                tooltip="Previous row (wraps to the last)"),
-        Binding("down", "cursor_down", "Down", show=False, id="tree.cursor_down",
-                tooltip="Next row (wraps to the first)"),
-        Binding("left,ctrl+b,pageup", "page_up", "Page up", show=False, id="tree.page_up",
-                tooltip="Up by the height of the tree"),
-        Binding("right,ctrl+f,pagedown", "page_down", "Page down", show=False, id="tree.page_down",
-                tooltip="Down by the height of the tree"),
-        Binding("home", "first", "First", show=False, id="tree.first", tooltip="First row"),
-        Binding("end", "last", "Last", show=False, id="tree.last", tooltip="Last row"),
-        Binding("ctrl+left,alt+left", "fold_or_up", "Fold/up", show=False, id="tree.fold_or_up",
-                tooltip="Fold the branch, or go up to the start of the branch segment"),
-        Binding("ctrl+right,alt+right", "unfold_or_down", "Unfold/down", show=False, id="tree.unfold_or_down",
-                tooltip="Unfold the branch, or go down to the next branch point or the end"),
-        Binding("enter", "select", "Branch", id="tree.select",
-                tooltip="Branch here: continue the conversation from this entry"),
-        Binding("escape", "clear_query", "Back", id="tree.clear_query",
-                tooltip="Clear the search (left to the screen when there is none)"),
-        Binding("backspace", "delete_query_char", "Delete", show=False, id="tree.delete_query_char",
-                tooltip="Delete the last character of the search"),
-        Binding("ctrl+d", "filter('default')", "Default", show=False, id="tree.filter_default",
-                tooltip="Filter: default (no bookkeeping entries)"),
-        Binding("ctrl+t", "toggle_filter('no-tools')", "No tools", show=False, id="tree.filter_no_tools",
-                tooltip="Filter: without tool results (again: default)"),
-        Binding("ctrl+u", "toggle_filter('user-only')", "User", show=False, id="tree.filter_user_only",
-                tooltip="Filter: user messages only (again: default)"),
-        Binding("ctrl+l", "toggle_filter('labeled-only')", "Labeled", show=False, id="tree.filter_labeled_only",
-                tooltip="Filter: labelled entries only (again: default)"),
-        Binding("ctrl+a", "toggle_filter('all')", "All", show=False, id="tree.filter_all",
-                tooltip="Filter: everything (again: default)"),
-        Binding("ctrl+o", "cycle_filter(1)", "Filter", show=False, id="tree.filter_next",
-                tooltip="Next filter: default, no-tools, user, labeled, all"),
-        Binding("ctrl+shift+o", "cycle_filter(-1)", "Filter back", show=False, id="tree.filter_previous",
-                tooltip="Previous filter"),
-        Binding("shift+t,T", "toggle_label_times", "Label time", show=False, id="tree.label_times",
-                tooltip="Show or hide when labels were set"),
-        Binding("ctrl+g", "leaf", "Leaf", show=False, id="tree.leaf", tooltip="Go to the current leaf"),
-        Binding("alt+up", "parent", "Parent", show=False, id="tree.parent", tooltip="Go to the parent entry"),
-        Binding("ctrl+down,alt+down", "sibling(1)", "Next branch", show=False, id="tree.next_branch",
-                tooltip="Go to the next branch beside this one"),
-        Binding("ctrl+up", "sibling(-1)", "Previous branch", show=False, id="tree.previous_branch",
-                tooltip="Go to the previous branch beside this one"),
-        Binding("alt+n", "label(1)", "Next label", show=False, id="tree.next_label",
-                tooltip="Go to the next labelled entry"),
-        Binding("alt+p", "label(-1)", "Previous label", show=False, id="tree.previous_label",
-                tooltip="Go to the previous labelled entry"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings.TREE
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "session-tree--cursor",
@@ -201,8 +155,15 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, SessionTree.StatusChanged) and message.session_tree is self.session_tree
 
-    def __init__(self, model: TreeModel | None = None, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        model: TreeModel | None = None,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._model = model
         self._strips: LRUCache[tuple[Any, ...], Strip] = LRUCache(1024)
@@ -462,15 +423,22 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         style = self._role_styles.get(role)
         if style is None and role in ("row", "cursor_row"):
             style = self._role_styles[role] = (
-                self.rich_style if role == "row" else self.get_component_rich_style("session-tree--cursor"))
+                self.rich_style if role == "row" else self.get_component_rich_style("session-tree--cursor")
+            )
         if style is None:
-            name = _ROLE_CLASSES.get(role) or ("session-tree--count" if role == "count" else
-                                               "session-tree--fold-count" if role == "fold_count" else None)
+            name = _ROLE_CLASSES.get(role) or (
+                "session-tree--count"
+                if role == "count"
+                else "session-tree--fold-count"
+                if role == "fold_count"
+                else None
+            )
             # The full style, not the partial one: a translucent theme colour ($text-muted)
             # is only resolved against a background.
             full = self.get_component_rich_style(name) if name else Style.null()
-            style = self._role_styles[role] = Style(color=full.color, bold=full.bold, dim=full.dim,
-                                                    italic=full.italic, underline=full.underline)
+            style = self._role_styles[role] = Style(
+                color=full.color, bold=full.bold, dim=full.dim, italic=full.italic, underline=full.underline
+            )
         return style
 
     # ------------------------------------------------------------------ keys and mouse

@@ -24,13 +24,14 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pitui.store.conversation import AssistantMessage, CompactionSummary, Item, ThinkingPart
+from pitui.ui import bindings
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.widgets.conversation.blocks import (
     CACHE_BLOCKS,
@@ -86,23 +87,29 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
     }
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"conversation--{name}" for name in (
-        "cursor", "user", "assistant", "thinking", "tool", "tool-result", "output", "error", "bash", "fold", "meta",
-        "image", "summary", "custom", "guide",
-    )}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        f"conversation--{name}"
+        for name in (
+            "cursor",
+            "user",
+            "assistant",
+            "thinking",
+            "tool",
+            "tool-result",
+            "output",
+            "error",
+            "bash",
+            "fold",
+            "meta",
+            "image",
+            "summary",
+            "custom",
+            "guide",
+        )
+    }
 
     BINDING_GROUP_TITLE = "Conversation"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor_up", "Previous", id="conversation.cursor_up", show=False),
-        Binding("down,j", "cursor_down", "Next", id="conversation.cursor_down", show=False),
-        Binding("pageup", "page_up", "Page up", id="conversation.page_up", show=False),
-        Binding("pagedown", "page_down", "Page down", id="conversation.page_down", show=False),
-        Binding("home", "first", "First", id="conversation.first", show=False),
-        Binding("end", "last", "Last", id="conversation.last", show=False),
-        Binding("enter,space", "toggle", "Expand", id="conversation.toggle"),
-        Binding("t", "toggle_thinking", "Thinking", show=False, id="conversation.toggle_thinking",
-                tooltip="Show or fold every thinking block"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings.CONVERSATION
 
     EMPTY = "No messages on this path."
 
@@ -137,8 +144,16 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         def control(self) -> ConversationView:
             return self.view
 
-    def __init__(self, items: Iterable[Item] = (), *, show_thinking: bool = False, name: str | None = None,
-                 id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        items: Iterable[Item] = (),
+        *,
+        show_thinking: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.show_thinking = show_thinking
         self._blocks: list[Block] = []
