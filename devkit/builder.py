@@ -287,8 +287,14 @@ def branch_summary(
 def custom(i: str, parent: str | None, timestamp: Any, custom_type: str, data: Any = MISSING) -> dict[str, Any]:
     """An extension's state; pi writes ``customType`` and ``data`` before the id."""
     return _clean(
-        {"type": "custom", "customType": custom_type, "data": data, "id": i, "parentId": parent,
-         "timestamp": _when(timestamp)}
+        {
+            "type": "custom",
+            "customType": custom_type,
+            "data": data,
+            "id": i,
+            "parentId": parent,
+            "timestamp": _when(timestamp),
+        }
     )
 
 
@@ -424,8 +430,9 @@ def call(id: str, name: str, **args: Any) -> dict[str, Any]:
     return tool_call(id, name, args)
 
 
-def assistant(id: str, parent: str, n: int, *blocks: dict[str, Any], text: str = "",
-              stop: str = "toolUse", **extra: Any) -> dict[str, Any]:
+def assistant(
+    id: str, parent: str, n: int, *blocks: dict[str, Any], text: str = "", stop: str = "toolUse", **extra: Any
+) -> dict[str, Any]:
     """An assistant message entry: ``text`` (if any), then ``blocks`` (tool calls)."""
     e = msg(id, parent, "assistant", n=n, **extra)
     e["message"]["content"] = ([text_block(text)] if text else []) + list(blocks)

@@ -33,8 +33,7 @@ def _out(cmd: list[str]) -> str | None:
         return None
 
 
-def tool_versions(*, tmux: bool = False, pi_pkg: Path | None = None,
-                  dirty_paths: tuple[str, ...] = ("pitui",)) -> dict:
+def tool_versions(*, tmux: bool = False, pi_pkg: Path | None = None, dirty_paths: tuple[str, ...] = ("pitui",)) -> dict:
     """Python, node (and tmux, and pi's package version, when asked), the CPU count, and the
     commit measured: uncommitted changes under ``dirty_paths`` are part of what was measured."""
     versions: dict = {"python": platform.python_version(), "node": _out(["node", "--version"])}

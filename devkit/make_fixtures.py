@@ -74,7 +74,9 @@ def _linear() -> bytes:
         fixture_header(),
         *start(),
         user_entry(e(3), e(2), 10, "What is in this folder?"),
-        assistant_entry(e(4), e(3), 15, "Let me look.", stop="toolUse", tool=("toolu_01Lin", "bash", {"command": "ls"})),
+        assistant_entry(
+            e(4), e(3), 15, "Let me look.", stop="toolUse", tool=("toolu_01Lin", "bash", {"command": "ls"})
+        ),
         message(e(5), e(4), 15.2, tool_result_msg("toolu_01Lin", "bash", "README.md\nsrc\ntests", 15.1)),
         assistant_entry(e(6), e(5), 20, "A README, the sources in `src/` and tests."),
     )
@@ -130,7 +132,11 @@ def _labels() -> bytes:
 )
 def _label_missing() -> bytes:
     return pi_lines(
-        fixture_header(), *start(), *chat(3, e(2), 10, 1), label(e(5), e(4), 30, "deadbeef", "ghost"), *chat(6, e(5), 40, 1)
+        fixture_header(),
+        *start(),
+        *chat(3, e(2), 10, 1),
+        label(e(5), e(4), 30, "deadbeef", "ghost"),
+        *chat(6, e(5), 40, 1),
     )
 
 
@@ -179,7 +185,11 @@ def _compaction_off_path() -> bytes:
 )
 def _compaction_no_first_kept() -> bytes:
     return pi_lines(
-        fixture_header(), *start(), *chat(3, e(2), 10, 2), compaction(e(7), e(6), 90, "Summary."), *chat(8, e(7), 120, 1)
+        fixture_header(),
+        *start(),
+        *chat(3, e(2), 10, 2),
+        compaction(e(7), e(6), 90, "Summary."),
+        *chat(8, e(7), 120, 1),
     )
 
 
@@ -473,7 +483,9 @@ def _bad_lines() -> bytes:
     "The torn line is skipped; leaf e0000004.",
 )
 def _torn_last() -> bytes:
-    torn = dumps(assistant_entry(e(5), e(4), 40, "A long answer that was being written when the process was killed"))[:150]
+    torn = dumps(assistant_entry(e(5), e(4), 40, "A long answer that was being written when the process was killed"))[
+        :150
+    ]
     return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1)) + torn.encode()
 
 
@@ -498,7 +510,9 @@ def _torn_joined() -> bytes:
     "It is an extra root in the tree (roots e0000001, e0000005); path and context are unaffected.",
 )
 def _self_parent() -> bytes:
-    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), custom(e(5), e(5), 20, "loop"), *chat(6, e(4), 40, 1))
+    return pi_lines(
+        fixture_header(), *start(), *chat(3, e(2), 10, 1), custom(e(5), e(5), 20, "loop"), *chat(6, e(4), 40, 1)
+    )
 
 
 @fixture(
@@ -657,7 +671,9 @@ def _invalid_utf8() -> bytes:
         + iso_at(20).encode()
         + b'","name":"caf\xe9 \xed\xa0\x80"}\n'
     )
-    return pi_lines(fixture_header(), *start(), msg, assistant_entry(e(4), e(3), 15, "Some bytes were not UTF-8."), name)
+    return pi_lines(
+        fixture_header(), *start(), msg, assistant_entry(e(4), e(3), 15, "Some bytes were not UTF-8."), name
+    )
 
 
 @fixture(
@@ -720,7 +736,9 @@ def _foreign() -> bytes:
     "Loads normally (the garbage line is skipped before the check).",
 )
 def _garbage_first() -> bytes:
-    return b"\x1b[31mcolour codes from a terminal paste\x1b[0m\n" + pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1))
+    return b"\x1b[31mcolour codes from a terminal paste\x1b[0m\n" + pi_lines(
+        fixture_header(), *start(), *chat(3, e(2), 10, 1)
+    )
 
 
 @fixture(
@@ -741,7 +759,13 @@ def _header_id_number() -> bytes:
 )
 def _v4() -> bytes:
     return pi_lines(
-        {"kind": "header", "version": 4, "id": "019b8a3c-0e51-7d22-9a61-3f0e2b7c4d10", "createdAt": iso_at(0), "cwd": FIXTURE_CWD},
+        {
+            "kind": "header",
+            "version": 4,
+            "id": "019b8a3c-0e51-7d22-9a61-3f0e2b7c4d10",
+            "createdAt": iso_at(0),
+            "cwd": FIXTURE_CWD,
+        },
         {
             "kind": "entry",
             "seq": 1,
@@ -797,7 +821,13 @@ def _unknown() -> bytes:
     return pi_lines(
         fixture_header(),
         *start(),
-        {"type": "active_tools_change", "id": e(3), "parentId": e(2), "timestamp": iso_at(5), "tools": ["read", "bash"]},
+        {
+            "type": "active_tools_change",
+            "id": e(3),
+            "parentId": e(2),
+            "timestamp": iso_at(5),
+            "tools": ["read", "bash"],
+        },
         {
             "type": "system_prompt",
             "id": e(4),
@@ -834,7 +864,9 @@ def _null_content() -> bytes:
     "pi 0.73.1 throws `TypeError: Cannot read properties of null (reading 'role')` while building the context: not loadable.",
 )
 def _message_null() -> bytes:
-    return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), message(e(5), e(4), 30, None), *chat(6, e(5), 40, 1))
+    return pi_lines(
+        fixture_header(), *start(), *chat(3, e(2), 10, 1), message(e(5), e(4), 30, None), *chat(6, e(5), 40, 1)
+    )
 
 
 @fixture(

@@ -50,8 +50,15 @@ class Oracle:
     def _run(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120) -> str:
         return self._run_bytes(args, stdin=stdin, timeout=timeout).decode()
 
-    def _run_bytes(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120,
-                   script: Path = ORACLE_SCRIPT, env: dict[str, str] | None = None) -> bytes:
+    def _run_bytes(
+        self,
+        args: list[str],
+        *,
+        stdin: str | bytes | None = None,
+        timeout: float = 120,
+        script: Path = ORACLE_SCRIPT,
+        env: dict[str, str] | None = None,
+    ) -> bytes:
         env = {**os.environ, "PI_PKG": str(self.package), **(env or {})}
         try:
             proc = subprocess.run(

@@ -447,7 +447,11 @@ class Session:
         dur = call.duration if call.duration is not None else self.rng.uniform(0.004, 0.06)
         self.tick(dur * 0.9, dur * 1.1 + 0.002)
         msg = tool_result_message(
-            call.id, call.name, [text_block(text)], ms(self.t), is_error=is_error,
+            call.id,
+            call.name,
+            [text_block(text)],
+            ms(self.t),
+            is_error=is_error,
             details=MISSING if details is None else details,
         )
         self.tick(0.001, 0.003)

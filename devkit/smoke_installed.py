@@ -30,8 +30,11 @@ from typing import Any
 
 CHECKS: list[str] = []
 COMMANDS = ("ls", "search", "inspect", "label", "rename", "branch", "fork", "clone", "trash", "export")
-DEMO_TITLES = ("I want a `--units imperial` option", "Cache never expires after reboot",
-               "Cache: clear command and --no-cache")  # this folder's three demo sessions
+DEMO_TITLES = (
+    "I want a `--units imperial` option",
+    "Cache never expires after reboot",
+    "Cache: clear command and --no-cache",
+)  # this folder's three demo sessions
 SIZE = (120, 36)
 
 
@@ -64,8 +67,10 @@ def check_installed() -> None:
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
     package = Path(pitui.__file__).resolve().parent
     check(package.is_relative_to(site), f"import pitui resolves inside site-packages ({site})", str(package))
-    check(not (Path.cwd() / "pyproject.toml").exists() and not (Path.cwd() / "pitui").exists(),
-          "the current folder is not a source tree")
+    check(
+        not (Path.cwd() / "pyproject.toml").exists() and not (Path.cwd() / "pitui").exists(),
+        "the current folder is not a source tree",
+    )
     styles = styles_dir().resolve()
     check(styles == package / "styles", "styles_dir() is the installed package's styles folder", str(styles))
     for name in STYLE_FILES:
@@ -83,17 +88,24 @@ def check_commands() -> None:
     for argv in ([pitui_bin], [sys.executable, "-m", "pitui"]):
         shown = " ".join(Path(argv[0]).name if i == 0 else a for i, a in enumerate(argv))
         proc = run(*argv, "--version")
-        check(proc.returncode == 0 and proc.stdout == expected, f"{shown} --version prints {expected.strip()!r}",
-              f"exit {proc.returncode}, {proc.stdout!r}, {proc.stderr.strip()!r}")
+        check(
+            proc.returncode == 0 and proc.stdout == expected,
+            f"{shown} --version prints {expected.strip()!r}",
+            f"exit {proc.returncode}, {proc.stdout!r}, {proc.stderr.strip()!r}",
+        )
         for command in ("", *COMMANDS):
             proc = run(*argv, *([command] if command else []), "--help")
-            check(proc.returncode == 0 and proc.stdout.startswith("usage: pitui") and "examples:" in proc.stdout,
-                  f"{shown} {command + ' ' if command else ''}--help exits 0 with examples",
-                  f"exit {proc.returncode}, {proc.stdout[-300:]!r}, {proc.stderr.strip()!r}")
+            check(
+                proc.returncode == 0 and proc.stdout.startswith("usage: pitui") and "examples:" in proc.stdout,
+                f"{shown} {command + ' ' if command else ''}--help exits 0 with examples",
+                f"exit {proc.returncode}, {proc.stdout[-300:]!r}, {proc.stderr.strip()!r}",
+            )
     proc = run(pitui_bin, "ls", "--demo", "--json")
-    check(proc.returncode == 0 and all(title[:20] in proc.stdout for title in DEMO_TITLES),
-          "pitui ls --demo --json lists this folder's demo sessions",
-          f"exit {proc.returncode}, {proc.stdout[:300]!r}, {proc.stderr.strip()!r}")
+    check(
+        proc.returncode == 0 and all(title[:20] in proc.stdout for title in DEMO_TITLES),
+        "pitui ls --demo --json lists this folder's demo sessions",
+        f"exit {proc.returncode}, {proc.stdout[:300]!r}, {proc.stderr.strip()!r}",
+    )
 
 
 # ------------------------------------------------------------------ the app, headless
@@ -139,48 +151,71 @@ async def check_app() -> None:
 
     args = demo_args()
     # As run_app builds it (no terminal is needed for run_test).
-    app = PituiApp(cwd=args.cwd, session_dir=args.session_dir, scope="all" if args.all else "current",
-                   open_path=None, print_mode=args.print, config=load_config())
-    check(all(Path(path).resolve().parent == styles_dir().resolve() for path in PituiApp.CSS_PATH)
-          and len(PituiApp.CSS_PATH) == len(STYLE_FILES), "the app's CSS_PATH is the installed styles")
+    app = PituiApp(
+        cwd=args.cwd,
+        session_dir=args.session_dir,
+        scope="all" if args.all else "current",
+        open_path=None,
+        print_mode=args.print,
+        config=load_config(),
+    )
+    check(
+        all(Path(path).resolve().parent == styles_dir().resolve() for path in PituiApp.CSS_PATH)
+        and len(PituiApp.CSS_PATH) == len(STYLE_FILES),
+        "the app's CSS_PATH is the installed styles",
+    )
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen)
-                       and all(title in screen_text(app) for title in DEMO_TITLES),
-                       "the picker lists this folder's three demo sessions")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, PickerScreen) and all(title in screen_text(app) for title in DEMO_TITLES),
+            "the picker lists this folder's three demo sessions",
+        )
         text = screen_text(app)
         check("Resume Session (Current Folder)" in text, "the picker's header is on screen")
         check("(1/3)" in text, "the picker's status counts 1/3")
         # picker.tcss: PickerScreen { padding: 1 1 0 1 }, #picker-preview { width: 42%; border-left: vkey ... }
         padding = app.screen.styles.padding
-        check((padding.top, padding.right, padding.bottom, padding.left) == (1, 1, 0, 1),
-              "picker.tcss applied: the picker's padding is 1 1 0 1", str(padding))
+        check(
+            (padding.top, padding.right, padding.bottom, padding.left) == (1, 1, 0, 1),
+            "picker.tcss applied: the picker's padding is 1 1 0 1",
+            str(padding),
+        )
         preview = app.screen.query_one("#picker-preview")
         width = preview.styles.width
-        check(str(width) in ("42%", "42w") and preview.styles.border_left[0] == "vkey",
-              "picker.tcss applied: the preview is 42% wide with a vkey border",
-              f"{width}, {preview.styles.border_left}")
+        check(
+            str(width) in ("42%", "42w") and preview.styles.border_left[0] == "vkey",
+            "picker.tcss applied: the preview is 42% wide with a vkey border",
+            f"{width}, {preview.styles.border_left}",
+        )
 
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None,
-                       "Enter opens the session view of the highlighted session")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None,
+            "Enter opens the session view of the highlighted session",
+        )
         screen = app.screen
         tree = screen.query_one("#tree")
-        await wait_for(pilot, lambda: not tree.loading and "Conversation" in screen_text(app),
-                       "the session view finishes loading")
+        await wait_for(
+            pilot, lambda: not tree.loading and "Conversation" in screen_text(app), "the session view finishes loading"
+        )
         text = screen_text(app)
         check("Tree" in text and "Conversation" in text, "the tree and conversation panes are on screen")
         check(tree.selected_id == screen.session.leaf_id, "the tree highlights the session's leaf")
         check("› • assistant: Committed as `9ac41e2`." in text, "the tree shows the leaf's row on the active path")
         check("user: commit" in text and "[bash: git add -A" in text, "the tree shows the rows above the leaf")
-        check("Conversation · " in text and "Committed as 9ac41e2." in text and "User" in text
-              and "Assistant" in text, "the conversation shows the messages up to the leaf")
+        check(
+            "Conversation · " in text and "Committed as 9ac41e2." in text and "User" in text and "Assistant" in text,
+            "the conversation shows the messages up to the leaf",
+        )
         # session.tcss: #tree-pane { width: 45%; border: round ... }
         pane = screen.query_one("#tree-pane")
-        check(pane.styles.border_top[0] == "round" and "╭" in text,
-              "session.tcss applied: the tree pane has a round border")
+        check(
+            pane.styles.border_top[0] == "round" and "╭" in text,
+            "session.tcss applied: the tree pane has a round border",
+        )
         pane_width = pane.styles.width
-        check(str(pane_width) in ("45%", "45w"),
-              "session.tcss applied: the tree pane is 45% wide", str(pane_width))
+        check(str(pane_width) in ("45%", "45w"), "session.tcss applied: the tree pane is 45% wide", str(pane_width))
 
         await pilot.press("f1")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "F1 opens the list of keys")
@@ -244,11 +279,16 @@ def check_terminal() -> None:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
         os.close(fd)
-    check(quit_sent, "pitui --demo in a terminal draws the picker with the demo sessions",
-          f"it wrote: {output[-2000:]!r}")
-    check(status is not None and os.waitstatus_to_exitcode(status) == 0, "Ctrl+Q ends pitui --demo with status 0",
-          "it did not end: killed" if status is None else f"status {os.waitstatus_to_exitcode(status)}, "
-          f"it wrote: {output[-2000:]!r}")
+    check(
+        quit_sent, "pitui --demo in a terminal draws the picker with the demo sessions", f"it wrote: {output[-2000:]!r}"
+    )
+    check(
+        status is not None and os.waitstatus_to_exitcode(status) == 0,
+        "Ctrl+Q ends pitui --demo with status 0",
+        "it did not end: killed"
+        if status is None
+        else f"status {os.waitstatus_to_exitcode(status)}, it wrote: {output[-2000:]!r}",
+    )
 
 
 def main() -> int:

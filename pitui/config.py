@@ -88,9 +88,16 @@ def load_config(path: str | None = None) -> Config:
                 problems.append(f"{path}: keys.{binding_id} must be a string of keys")
     else:
         problems.append(f"{path}: [keys] must be a table")
-    return Config(resume_command=resume, keys=keys, summarizer_command=summarizer,
-                  summarizer_timeout=float(timeout), theme=theme.strip(), tree_filter=tree_filter,
-                  path=path, problems=tuple(problems))
+    return Config(
+        resume_command=resume,
+        keys=keys,
+        summarizer_command=summarizer,
+        summarizer_timeout=float(timeout),
+        theme=theme.strip(),
+        tree_filter=tree_filter,
+        path=path,
+        problems=tuple(problems),
+    )
 
 
 def _command(raw: dict[str, object], key: str, path: str, problems: list[str]) -> tuple[str, ...] | None:

@@ -38,7 +38,12 @@ except ImportError:  # the property tests import hypothesis themselves and say i
     pass
 else:
     settings.register_profile(
-        "ci", max_examples=400, deadline=None, derandomize=True, database=None, print_blob=True,
+        "ci",
+        max_examples=400,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        print_blob=True,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     settings.register_profile("dev", parent=settings.get_profile("ci"), max_examples=40)

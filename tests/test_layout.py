@@ -13,7 +13,11 @@ MAX_MODULE_LINES = 700  # a module in pitui/ holds one job; past this it holds t
 MAX_TEST_MODULE_LINES = 800
 # The one top-level folder of development-only code, next to what the package and its docs need.
 TOP_LEVEL = {".ci", ".gitignore", ".gitattributes", "README.md", "pyproject.toml"} | {
-    "pitui", "tests", "styles", "screenshots", "devkit"
+    "pitui",
+    "tests",
+    "styles",
+    "screenshots",
+    "devkit",
 }
 
 

@@ -70,8 +70,10 @@ async def run(path: Path, size: tuple[int, int], steps: int, repeat: int) -> Non
         decodes.append(time.perf_counter() - loaded)
         loads.append(loaded - started)
     megabytes = path.stat().st_size / 1e6
-    print(f"session: {len(session.entries):,} entries, {megabytes:.1f} MB; path of {len(items):,} messages; "
-          f"terminal {size[0]}x{size[1]}")
+    print(
+        f"session: {len(session.entries):,} entries, {megabytes:.1f} MB; path of {len(items):,} messages; "
+        f"terminal {size[0]}x{size[1]}"
+    )
     print(f"Session.load                {median_ms(loads)}")
     print(f"context_items               {median_ms(decodes)}")
 
@@ -91,8 +93,10 @@ async def run(path: Path, size: tuple[int, int], steps: int, repeat: int) -> Non
         press = time.perf_counter() - blank
         started = time.perf_counter()
         await pilot.press("pageup")
-        print(f"page up key (pilot)         {(time.perf_counter() - started) * 1000:7.1f} ms   "
-              f"(of which {press * 1000:.1f} ms is the pilot's own key press)")
+        print(
+            f"page up key (pilot)         {(time.perf_counter() - started) * 1000:7.1f} ms   "
+            f"(of which {press * 1000:.1f} ms is the pilot's own key press)"
+        )
 
         # The widget's work alone: the call and a full repaint of the screen, no pilot.
         def paint() -> None:

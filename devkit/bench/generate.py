@@ -662,7 +662,11 @@ class SessionBuilder:
                 f"Successfully wrote {len(call['arguments'].get('content', ''))} bytes to {call['arguments']['path']}"
             )
         msg = tool_result_message(
-            call["id"], name, [text_block(text)], self.t, is_error=is_error,
+            call["id"],
+            name,
+            [text_block(text)],
+            self.t,
+            is_error=is_error,
             details=MISSING if details is None else details,
         )
         return self.message(msg)

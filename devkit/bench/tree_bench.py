@@ -54,8 +54,15 @@ def chain_file(root: Path, count: int) -> Path:
     if path.exists():
         return path
     root.mkdir(parents=True, exist_ok=True)
-    lines = [{"type": "session", "version": 3, "id": "019c0000-0000-7000-8000-000000000000",
-              "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/home/user/project"}]
+    lines = [
+        {
+            "type": "session",
+            "version": 3,
+            "id": "019c0000-0000-7000-8000-000000000000",
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "cwd": "/home/user/project",
+        }
+    ]
     parent = None
     for i in range(count):
         ts = f"2026-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z"
@@ -63,16 +70,35 @@ def chain_file(root: Path, count: int) -> Path:
         if kind == 0:
             message = {"role": "user", "content": f"Step {i}: look at module {i % 97} again", "timestamp": i}
         elif kind == 1:
-            message = {"role": "assistant", "content": [{"type": "toolCall", "id": f"call{i}", "name": "read",
-                                                         "arguments": {"path": f"/home/user/project/m{i % 97}.py"}}],
-                       "stopReason": "toolUse", "timestamp": i}
+            message = {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "toolCall",
+                        "id": f"call{i}",
+                        "name": "read",
+                        "arguments": {"path": f"/home/user/project/m{i % 97}.py"},
+                    }
+                ],
+                "stopReason": "toolUse",
+                "timestamp": i,
+            }
         elif kind == 2:
-            message = {"role": "toolResult", "toolCallId": f"call{i - 1}", "toolName": "read",
-                       "content": [{"type": "text", "text": f"def f{i}():\n    return {i}\n"}], "isError": False,
-                       "timestamp": i}
+            message = {
+                "role": "toolResult",
+                "toolCallId": f"call{i - 1}",
+                "toolName": "read",
+                "content": [{"type": "text", "text": f"def f{i}():\n    return {i}\n"}],
+                "isError": False,
+                "timestamp": i,
+            }
         else:
-            message = {"role": "assistant", "content": [{"type": "text", "text": f"Module {i % 97} is fine."}],
-                       "stopReason": "stop", "timestamp": i}
+            message = {
+                "role": "assistant",
+                "content": [{"type": "text", "text": f"Module {i % 97} is fine."}],
+                "stopReason": "stop",
+                "timestamp": i,
+            }
         eid = f"{i:08x}"
         lines.append({"type": "message", "id": eid, "parentId": parent, "timestamp": ts, "message": message})
         parent = eid
@@ -117,16 +143,21 @@ def run_once(path: Path) -> list[tuple[str, float]]:
     built = time.perf_counter()
     screen(model)
     shown = time.perf_counter()
-    times += [("load", loaded - start), ("build", built - loaded), ("first_screen", shown - built),
-              ("open_total", shown - start)]
+    times += [
+        ("load", loaded - start),
+        ("build", built - loaded),
+        ("first_screen", shown - built),
+        ("open_total", shown - start),
+    ]
     model.first()
     times.append(("fold", timed(model.fold)))
     times.append(("unfold", timed(model.unfold)))
     for mode in (*FILTERS[1:], "default"):
         times.append(("filter", timed(lambda mode=mode: model.set_filter(mode))))
     model.first()
-    times.append(("cursor_step", statistics.median(
-        timed(lambda: (model.down(), model.row(model.cursor))) for _ in range(1000))))
+    times.append(
+        ("cursor_step", statistics.median(timed(lambda: (model.down(), model.row(model.cursor))) for _ in range(1000)))
+    )
     model.first()
     times.append(("page_step", statistics.median(timed(lambda: model.page_down(SCREEN)) for _ in range(100))))
     model.first()
@@ -196,8 +227,15 @@ def update(session: Session, model: TreeModel) -> None:
     """The model's part of following a growing file: the entry is added in memory (reading it
     from the file is Session.refresh's cost, not the tree's)."""
     leaf = session.leaf_id
-    entry = Entry({"type": "message", "id": "feedf00d", "parentId": leaf, "timestamp": "2026-02-01T00:00:00.000Z",
-                   "message": {"role": "user", "content": "one more"}})
+    entry = Entry(
+        {
+            "type": "message",
+            "id": "feedf00d",
+            "parentId": leaf,
+            "timestamp": "2026-02-01T00:00:00.000Z",
+            "message": {"role": "user", "content": "one more"},
+        }
+    )
     session.add(entry)
     model.update()
 

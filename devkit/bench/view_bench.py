@@ -188,8 +188,9 @@ def run_pi(big: Path) -> dict:
     """pi's open, whole process: node's start-up, SessionManager.open, getTree,
     buildSessionContext, getBranch (the file itself: pi rewrites only files it migrates)."""
     start = time.monotonic()
-    r = subprocess.run(["node", str(PI_BENCH), "open", str(big), "--no-copy", "--no-emit"],
-                       capture_output=True, check=False)
+    r = subprocess.run(
+        ["node", str(PI_BENCH), "open", str(big), "--no-copy", "--no-emit"], capture_output=True, check=False
+    )
     wall = time.monotonic() - start
     if r.returncode:
         raise RuntimeError(f"pi: {r.stderr.decode(errors='replace')[-2000:]}")
@@ -200,8 +201,9 @@ def run_pi(big: Path) -> dict:
 
 def run_first_screen(big: Path, python: str) -> dict:
     start = time.monotonic()
-    r = subprocess.run([python, "-c", FIRST_SCREEN, str(big)], capture_output=True, check=False,
-                       env=child_env(), cwd=REPO)
+    r = subprocess.run(
+        [python, "-c", FIRST_SCREEN, str(big)], capture_output=True, check=False, env=child_env(), cwd=REPO
+    )
     if r.returncode:
         raise RuntimeError(f"pitui: {r.stderr.decode(errors='replace')[-2000:]}")
     info = json.loads(r.stdout.splitlines()[-1])
@@ -236,13 +238,25 @@ def main(argv: list[str] | None = None) -> int:
         while f.read(1 << 22):
             pass
     log(f"data: {big} ({data.big_bytes / 1e6:.0f} MB, {data.big_entries} entries)")
-    report: dict = {"file": str(big), "mb": round(data.big_bytes / 1e6, 1), "entries": data.big_entries,
-                    "cpus": os.cpu_count(), "load_average_before": round(os.getloadavg()[0], 2)}
+    report: dict = {
+        "file": str(big),
+        "mb": round(data.big_bytes / 1e6, 1),
+        "entries": data.big_entries,
+        "cpus": os.cpu_count(),
+        "load_average_before": round(os.getloadavg()[0], 2),
+    }
     try:
-        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True, check=False).stdout.strip()
-        dirty = bool(subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "pitui"],
-                                    capture_output=True, text=True, check=False).stdout.strip())
+        commit = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        dirty = bool(
+            subprocess.run(
+                ["git", "-C", str(REPO), "status", "--porcelain", "--", "pitui"],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.strip()
+        )
         report["commit"], report["pitui_dirty"] = commit, dirty
     except OSError:
         pass
@@ -253,9 +267,11 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.runs):
             firsts.append(run_first_screen(big, args.python))
             pis.append(run_pi(big))
-            log(f"  run {i + 1}: pitui first screen {firsts[-1]['first_screen_s']:.3f} s "
+            log(
+                f"  run {i + 1}: pitui first screen {firsts[-1]['first_screen_s']:.3f} s "
                 f"(imports {firsts[-1]['imported_s']:.3f}, loaded {firsts[-1]['loaded_s']:.3f})  "
-                f"pi open {pis[-1]['wall_s']:.3f} s")
+                f"pi open {pis[-1]['wall_s']:.3f} s"
+            )
         pi_s = med([p["wall_s"] for p in pis])
         first_s = med([f["first_screen_s"] for f in firsts])
         ratio = round(first_s / pi_s, 3)
@@ -283,8 +299,13 @@ def main(argv: list[str] | None = None) -> int:
 
     if "actions" in only:
         log(f"actions: {args.reps} repetitions each")
-        r = subprocess.run([args.python, "-c", ACTIONS, str(big), str(args.reps)], capture_output=True,
-                           check=False, env=child_env(), cwd=REPO)
+        r = subprocess.run(
+            [args.python, "-c", ACTIONS, str(big), str(args.reps)],
+            capture_output=True,
+            check=False,
+            env=child_env(),
+            cwd=REPO,
+        )
         if r.returncode:
             report["actions_error"] = r.stderr.decode(errors="replace")[-2000:]
         else:

@@ -63,14 +63,20 @@ def _print_summary(session: Session) -> None:
     if isinstance(header.get("parentSession"), str):
         print(f"forked    {safe(header['parentSession'])}")
     if session.migrated:
-        print(f"version   {session.original_version if session.original_version is not MISSING else 1} "
-              "(read as 3; rewritten only when you write to it)")
-    print(f"entries   {len(session.entries)}  roots {len(tree.roots)}  branch points {branch_points}  "
-          f"labels {len(session.labels)}")
+        print(
+            f"version   {session.original_version if session.original_version is not MISSING else 1} "
+            "(read as 3; rewritten only when you write to it)"
+        )
+    print(
+        f"entries   {len(session.entries)}  roots {len(tree.roots)}  branch points {branch_points}  "
+        f"labels {len(session.labels)}"
+    )
     print(f"leaf      {safe(str(session.leaf_id))}")
     model = context.model or {}
-    print(f"context   {len(context.messages)} messages  model {safe(str(model.get('provider', '-')))}/"
-          f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}")
+    print(
+        f"context   {len(context.messages)} messages  model {safe(str(model.get('provider', '-')))}/"
+        f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}"
+    )
 
 
 def _one_line(text: str, width: int) -> str:
@@ -85,10 +91,12 @@ def _print_rows(sessions: Sequence[Any], show_cwd: bool) -> None:
         title = info.name or info.first_message
         where = ""
         if show_cwd and info.cwd:
-            cwd = "~" + info.cwd[len(home):] if info.cwd.startswith(home) else info.cwd
+            cwd = "~" + info.cwd[len(home) :] if info.cwd.startswith(home) else info.cwd
             where = f"  {safe(cwd)}"
-        print(f"{safe(str(info.id))[:8]:8}  {format_age(info.modified, now_ms):>4}  {info.message_count:>5}  "
-              f"{_one_line(title, 72)}{where}")
+        print(
+            f"{safe(str(info.id))[:8]:8}  {format_age(info.modified, now_ms):>4}  {info.message_count:>5}  "
+            f"{_one_line(title, 72)}{where}"
+        )
 
 
 def _listing(catalog: Any, args: argparse.Namespace) -> list[Any]:
@@ -138,9 +146,20 @@ def cmd_search(args: argparse.Namespace) -> int:
     except QueryError as error:
         raise CliError(str(error)) from None
     if args.json:
-        _json_out([{**hit.info.to_json(), "score": hit.score, "snippet": hit.snippet,
-                    "spans": hit.spans, "field": hit.field, "entryId": hit.entry_id, "role": hit.role}
-                   for hit in hits])
+        _json_out(
+            [
+                {
+                    **hit.info.to_json(),
+                    "score": hit.score,
+                    "snippet": hit.snippet,
+                    "spans": hit.spans,
+                    "field": hit.field,
+                    "entryId": hit.entry_id,
+                    "role": hit.role,
+                }
+                for hit in hits
+            ]
+        )
         return 0
     if not hits:
         print("No matching sessions", file=sys.stderr)

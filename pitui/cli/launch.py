@@ -26,8 +26,14 @@ def run_app(args: argparse.Namespace) -> int:
 
     tuning.start_process_helpers()  # before the app takes sys.stderr: see its docstring
 
-    app = PituiApp(cwd=args.cwd, session_dir=args.session_dir, scope="all" if args.all else "current",
-                   open_path=open_path, print_mode=args.print, config=config)
+    app = PituiApp(
+        cwd=args.cwd,
+        session_dir=args.session_dir,
+        scope="all" if args.all else "current",
+        open_path=open_path,
+        print_mode=args.print,
+        config=config,
+    )
     result = app.run()
     if result is None:
         return app.return_code or 0

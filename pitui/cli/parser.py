@@ -116,49 +116,69 @@ _ENTRY = _arg("entry", help="entry id, or a unique prefix of it")
 
 # The commands, in the order --help lists them. Each one's code is commands.RUN[name].
 COMMANDS: dict[str, Command] = {
-    "inspect": Command("show a session (--json: the oracle's canonical JSON)", (
-        _SESSION,
-        _arg("--json", action="store_true", help="print the session as the pi oracle's canonical JSON"),
-    )),
-    "ls": Command("list sessions of this folder (--all: every project), newest first", (
-        _arg("--all", action="store_true", help="every project's sessions"),
-        _arg("--json", action="store_true", help="one JSON array of sessions"),
-    )),
-    "search": Command('search sessions: words (fuzzy), "exact phrase", re:regex', (
-        _arg("query", help='fuzzy words, "exact phrase" or re:regex, as in pi\'s /resume'),
-        _arg("--all", action="store_true", help="search every project's sessions"),
-        _arg("--json", action="store_true", help="one JSON array of matches, with snippets"),
-    )),
-    "label": Command("label an entry (no text clears the label)", (
-        _SESSION,
-        _ENTRY,
-        _arg("text", nargs="?", help="the label; left out, the label is cleared"),
-    )),
-    "rename": Command("name a session (an empty name clears it)", (
-        _SESSION,
-        _arg("name", help="the new name ('' clears it)"),
-    )),
-    "branch": Command("move the session's leaf to an entry, so pi continues from there", (
-        _SESSION,
-        _ENTRY,
-        _arg("--summary", metavar="TEXT", help="a summary of the branch being left"),
-    )),
-    "fork": Command("new session with the path up to an entry; prints its file", (
-        _SESSION,
-        _ENTRY,
-    )),
-    "clone": Command("new session with the active path; prints its file", (
-        _SESSION,
-    )),
-    "trash": Command("move a session file to the trash", (
-        _SESSION,
-    )),
-    "export": Command("export the active path (or --leaf) as Markdown or HTML", (
-        _SESSION,
-        _arg("--leaf", metavar="ENTRY", help="export the path to this entry instead of the active path"),
-        _arg("--format", choices=["md", "html"], default="md", help="md (default) or html"),
-        _arg("-o", "--output", metavar="FILE", help="write to FILE instead of standard output"),
-    )),
+    "inspect": Command(
+        "show a session (--json: the oracle's canonical JSON)",
+        (
+            _SESSION,
+            _arg("--json", action="store_true", help="print the session as the pi oracle's canonical JSON"),
+        ),
+    ),
+    "ls": Command(
+        "list sessions of this folder (--all: every project), newest first",
+        (
+            _arg("--all", action="store_true", help="every project's sessions"),
+            _arg("--json", action="store_true", help="one JSON array of sessions"),
+        ),
+    ),
+    "search": Command(
+        'search sessions: words (fuzzy), "exact phrase", re:regex',
+        (
+            _arg("query", help='fuzzy words, "exact phrase" or re:regex, as in pi\'s /resume'),
+            _arg("--all", action="store_true", help="search every project's sessions"),
+            _arg("--json", action="store_true", help="one JSON array of matches, with snippets"),
+        ),
+    ),
+    "label": Command(
+        "label an entry (no text clears the label)",
+        (
+            _SESSION,
+            _ENTRY,
+            _arg("text", nargs="?", help="the label; left out, the label is cleared"),
+        ),
+    ),
+    "rename": Command(
+        "name a session (an empty name clears it)",
+        (
+            _SESSION,
+            _arg("name", help="the new name ('' clears it)"),
+        ),
+    ),
+    "branch": Command(
+        "move the session's leaf to an entry, so pi continues from there",
+        (
+            _SESSION,
+            _ENTRY,
+            _arg("--summary", metavar="TEXT", help="a summary of the branch being left"),
+        ),
+    ),
+    "fork": Command(
+        "new session with the path up to an entry; prints its file",
+        (
+            _SESSION,
+            _ENTRY,
+        ),
+    ),
+    "clone": Command("new session with the active path; prints its file", (_SESSION,)),
+    "trash": Command("move a session file to the trash", (_SESSION,)),
+    "export": Command(
+        "export the active path (or --leaf) as Markdown or HTML",
+        (
+            _SESSION,
+            _arg("--leaf", metavar="ENTRY", help="export the path to this entry instead of the active path"),
+            _arg("--format", choices=["md", "html"], default="md", help="md (default) or html"),
+            _arg("-o", "--output", metavar="FILE", help="write to FILE instead of standard output"),
+        ),
+    ),
 }
 
 
@@ -171,25 +191,34 @@ def _common_options(suppress: bool) -> argparse.ArgumentParser:
     # given before it, so there its default is "absent".
     default = {"default": argparse.SUPPRESS} if suppress else {}
     options = argparse.ArgumentParser(add_help=False)
-    options.add_argument("--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions",
-                         **default)
-    options.add_argument("--session-dir", metavar="DIR", help="the session folder (as pi's --session-dir)",
-                         **default)
+    options.add_argument(
+        "--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions", **default
+    )
+    options.add_argument("--session-dir", metavar="DIR", help="the session folder (as pi's --session-dir)", **default)
     return options
 
 
 def build_parser() -> argparse.ArgumentParser:
     """``pitui COMMAND ...``: the parser of the commands (``args.command`` names the one given)."""
     common = _common_options(suppress=True)
-    parser = argparse.ArgumentParser(prog="pitui", parents=[_common_options(suppress=False)],
-                                     description="Browse, search and edit pi coding-agent sessions.",
-                                     epilog=_examples("commands"),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="pitui",
+        parents=[_common_options(suppress=False)],
+        description="Browse, search and edit pi coding-agent sessions.",
+        epilog=_examples("commands"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, command in COMMANDS.items():
-        p = sub.add_parser(name, parents=[common], help=command.help, description=command.help,
-                           epilog=_examples(name), formatter_class=argparse.RawDescriptionHelpFormatter)
+        p = sub.add_parser(
+            name,
+            parents=[common],
+            help=command.help,
+            description=command.help,
+            epilog=_examples(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         for argument in command.arguments:
             p.add_argument(*argument.names, **argument.options)
     return parser
@@ -200,14 +229,17 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui",
         description="Browse, search and edit pi coding-agent sessions. With no arguments, opens the "
-                    "session picker for this folder; with a session, opens its tree and conversation.",
+        "session picker for this folder; with a session, opens its tree and conversation.",
         epilog=f"commands (pitui COMMAND --help): {', '.join(COMMANDS)}\n\n{_examples('app')}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("session", nargs="?", help="a session file, or a unique prefix of its id, to open")
     parser.add_argument("--all", action="store_true", help="start the picker on every project's sessions")
-    parser.add_argument("--print", action="store_true",
-                        help="print the chosen session's file and exit (for the shell: cd, pi --session ...)")
+    parser.add_argument(
+        "--print",
+        action="store_true",
+        help="print the chosen session's file and exit (for the shell: cd, pi --session ...)",
+    )
     parser.add_argument("--demo", action="store_true", help="work on a fresh copy of the bundled demo sessions")
     parser.add_argument("--session-dir", metavar="DIR", help="the session folder (as pi's --session-dir)")
     parser.add_argument("--version", action=_VersionAction)

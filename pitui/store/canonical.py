@@ -103,9 +103,12 @@ def inspect_session(session: Session) -> dict[str, Any]:
     thinking, model = session.context_settings()
     result: dict[str, Any] = {
         "header": prepare(session.header),
-        "entryIds": [[e.id, e.type, e.parent_id]
-                     if type(e.id) is str and type(e.type) is str and (e.parent_id is None or type(e.parent_id) is str)
-                     else [_id(e.id), _id(e.type), _id(e.parent_id)] for e in session.entries],
+        "entryIds": [
+            [e.id, e.type, e.parent_id]
+            if type(e.id) is str and type(e.type) is str and (e.parent_id is None or type(e.parent_id) is str)
+            else [_id(e.id), _id(e.type), _id(e.parent_id)]
+            for e in session.entries
+        ],
         "leafId": session.leaf_id if session.leaf_id is MISSING else _id(session.leaf_id),
         "branch": [_id(e.id) for e in session.path_to()],
         "tree": {"roots": [_id(r.id) for r in tree.roots], "children": children},

@@ -26,8 +26,15 @@ from pitui.store.js import (
 from pitui.store.jsonl import dumps
 from pitui.store.model import Entry
 
-__all__ = ["extract_content", "extract_text_content", "extract_user_message_text", "format_tool_call",
-           "get_searchable_text", "text_blocks", "tool_call_map_entries"]
+__all__ = [
+    "extract_content",
+    "extract_text_content",
+    "extract_user_message_text",
+    "format_tool_call",
+    "get_searchable_text",
+    "text_blocks",
+    "tool_call_map_entries",
+]
 
 TREE_TEXT_CAP = 200  # pi cuts message text at 200 UTF-16 units, for display and search alike
 
@@ -38,8 +45,11 @@ def text_blocks(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content]
     if isinstance(content, list):
-        return [b["text"] for b in content
-                if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        return [
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        ]
     return []
 
 
@@ -94,7 +104,7 @@ def format_tool_call(name: Any, args: Any, home: str) -> str:
 
     def shorten(path: str) -> str:
         # formatToolCall's own shortenPath: a plain prefix test on $HOME, no path boundary.
-        return "~" + path[len(home):] if home and path.startswith(home) else path
+        return "~" + path[len(home) :] if home and path.startswith(home) else path
 
     get = args.get
     if name == "read":

@@ -21,19 +21,34 @@ def context_messages(entry: Entry) -> list[dict[str, Any]]:
     if kind == "custom_message":
         # pi copies the fields over: one the entry lacks is undefined, not null, in the message.
         data = entry.data
-        message = {"role": "custom", "customType": data.get("customType", MISSING),
-                   "content": data.get("content", MISSING), "display": data.get("display", MISSING),
-                   "details": data.get("details", MISSING), "timestamp": date_ms(entry.timestamp)}
+        message = {
+            "role": "custom",
+            "customType": data.get("customType", MISSING),
+            "content": data.get("content", MISSING),
+            "display": data.get("display", MISSING),
+            "details": data.get("details", MISSING),
+            "timestamp": date_ms(entry.timestamp),
+        }
         return [{key: value for key, value in message.items() if value is not MISSING}]
     if kind == "branch_summary":
         summary = entry.get("summary")
         if not js_truthy(summary):
             return []
-        return [{"role": "branchSummary", "summary": summary, "fromId": entry.get("fromId"),
-                 "timestamp": date_ms(entry.timestamp)}]
+        return [
+            {
+                "role": "branchSummary",
+                "summary": summary,
+                "fromId": entry.get("fromId"),
+                "timestamp": date_ms(entry.timestamp),
+            }
+        ]
     if kind == "compaction":
         tail = entry.get("retainedTail")
-        summary = {"role": "compactionSummary", "summary": entry.get("summary"),
-                   "tokensBefore": entry.get("tokensBefore"), "timestamp": date_ms(entry.timestamp)}
+        summary = {
+            "role": "compactionSummary",
+            "summary": entry.get("summary"),
+            "tokensBefore": entry.get("tokensBefore"),
+            "timestamp": date_ms(entry.timestamp),
+        }
         return [summary, *(tail if isinstance(tail, list) and js_truthy(tail) else [])]
     return []

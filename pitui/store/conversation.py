@@ -105,9 +105,14 @@ class Usage:
     cost: float = 0.0
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(self.input + other.input, self.output + other.output, self.cache_read + other.cache_read,
-                     self.cache_write + other.cache_write, self.total_tokens + other.total_tokens,
-                     self.cost + other.cost)
+        return Usage(
+            self.input + other.input,
+            self.output + other.output,
+            self.cache_read + other.cache_read,
+            self.cache_write + other.cache_write,
+            self.total_tokens + other.total_tokens,
+            self.cost + other.cost,
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,8 +220,16 @@ class OtherMessage:
     retained: bool = False
 
 
-Item = (UserMessage | AssistantMessage | ToolResult | BashExecution | CustomMessage | BranchSummary
-        | CompactionSummary | OtherMessage)
+Item = (
+    UserMessage
+    | AssistantMessage
+    | ToolResult
+    | BashExecution
+    | CustomMessage
+    | BranchSummary
+    | CompactionSummary
+    | OtherMessage
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,15 +283,19 @@ def entry_items(session: Session, entry: Entry) -> list[Item]:
         return [summary, *(item_from_message(m, entry_id, retained=True) for m in tail)]
     if entry.type == "branch_summary":
         head = messages[0]
-        return [BranchSummary(entry_id, _text(head.get("summary")), head.get("fromId"),
-                              _usage(entry.get("usage")))]
+        return [BranchSummary(entry_id, _text(head.get("summary")), head.get("fromId"), _usage(entry.get("usage")))]
     return [item_from_message(m, entry_id) for m in messages]
 
 
 def _compaction_item(session: Session, entry: Entry, message: dict[str, Any]) -> CompactionSummary:
     replaced = tuple(e.id for e in _replaced_entries(session, entry))
-    return CompactionSummary(entry.id, _text(message.get("summary")), _int_or_none(message.get("tokensBefore")),
-                             replaced, _usage(entry.get("usage")))
+    return CompactionSummary(
+        entry.id,
+        _text(message.get("summary")),
+        _int_or_none(message.get("tokensBefore")),
+        replaced,
+        _usage(entry.get("usage")),
+    )
 
 
 _MESSAGE_TYPES = frozenset({"message", "custom_message", "compaction"})
@@ -291,9 +308,12 @@ def _replaced_entries(session: Session, compaction: Entry) -> list[Entry]:
     if not parent or session.entry(parent) is None:
         return []
     kept = {id(e) for e in session.context_entries(compaction.id)[1:]}
-    return [e for e in session.context_entries(parent)
-            if id(e) not in kept and (e.type in _MESSAGE_TYPES
-                                      or (e.type == "branch_summary" and js_truthy(e.get("summary"))))]
+    return [
+        e
+        for e in session.context_entries(parent)
+        if id(e) not in kept
+        and (e.type in _MESSAGE_TYPES or (e.type == "branch_summary" and js_truthy(e.get("summary"))))
+    ]
 
 
 def item_from_message(message: Any, entry_id: Any, *, retained: bool = False) -> Item:
@@ -305,23 +325,46 @@ def item_from_message(message: Any, entry_id: Any, *, retained: bool = False) ->
     if role == "user":
         return UserMessage(entry_id, _parts(get("content")), retained)
     if role == "assistant":
-        return AssistantMessage(entry_id, _parts(get("content")), _text(get("provider")), _text(get("model")),
-                                _usage(get("usage")), _text(get("stopReason")), _text(get("errorMessage")), retained)
+        return AssistantMessage(
+            entry_id,
+            _parts(get("content")),
+            _text(get("provider")),
+            _text(get("model")),
+            _usage(get("usage")),
+            _text(get("stopReason")),
+            _text(get("errorMessage")),
+            retained,
+        )
     if role == "toolResult":
-        return ToolResult(entry_id, _text(get("toolName")), _parts(get("content")), get("isError") is True,
-                          _text(get("toolCallId")), _usage(get("usage")), retained)
+        return ToolResult(
+            entry_id,
+            _text(get("toolName")),
+            _parts(get("content")),
+            get("isError") is True,
+            _text(get("toolCallId")),
+            _usage(get("usage")),
+            retained,
+        )
     if role == "bashExecution":
-        return BashExecution(entry_id, _text(get("command")), _text(get("output")), _int_or_none(get("exitCode")),
-                             get("cancelled") is True, get("truncated") is True, get("excludeFromContext") is True,
-                             _text(get("fullOutputPath")), retained)
+        return BashExecution(
+            entry_id,
+            _text(get("command")),
+            _text(get("output")),
+            _int_or_none(get("exitCode")),
+            get("cancelled") is True,
+            get("truncated") is True,
+            get("excludeFromContext") is True,
+            _text(get("fullOutputPath")),
+            retained,
+        )
     if role == "custom":
-        return CustomMessage(entry_id, _text(get("customType")), _parts(get("content")), get("display") is not False,
-                             retained)
+        return CustomMessage(
+            entry_id, _text(get("customType")), _parts(get("content")), get("display") is not False, retained
+        )
     if role == "branchSummary":
         return BranchSummary(entry_id, _text(get("summary")), get("fromId"), retained=retained)
     if role == "compactionSummary":
-        return CompactionSummary(entry_id, _text(get("summary")), _int_or_none(get("tokensBefore")),
-                                 retained=retained)
+        return CompactionSummary(entry_id, _text(get("summary")), _int_or_none(get("tokensBefore")), retained=retained)
     return OtherMessage(entry_id, _text(role) or "(no role)", _parts(get("content")), retained)
 
 
@@ -342,8 +385,11 @@ def _parts(content: Any) -> tuple[Part, ...]:
             parts.append(ThinkingPart(_text(thinking), block.get("redacted") is True))
         elif kind == "toolCall":
             arguments = block.get("arguments")
-            parts.append(ToolCallPart(_text(block.get("id")), _text(block.get("name")),
-                                      None if arguments is MISSING else arguments))
+            parts.append(
+                ToolCallPart(
+                    _text(block.get("id")), _text(block.get("name")), None if arguments is MISSING else arguments
+                )
+            )
         elif kind == "image":
             parts.append(ImagePart(_text(block.get("mimeType")), _decoded_size(block.get("data"))))
     return tuple(parts)
@@ -397,8 +443,11 @@ def _usage(value: Any) -> Usage | None:
     total = _int_or_none(get("totalTokens"))
     cost = get("cost")
     dollars: Any = cost.get("total") if type(cost) is dict else None  # any JSON value
-    return Usage(*counts, sum(counts) if total is None else total,
-                 float(dollars) if type(dollars) in (int, float) and dollars == dollars else 0.0)
+    return Usage(
+        *counts,
+        sum(counts) if total is None else total,
+        float(dollars) if type(dollars) in (int, float) and dollars == dollars else 0.0,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

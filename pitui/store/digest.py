@@ -25,14 +25,21 @@ from pitui.store.jsonl import dumps
 from pitui.store.model import Entry
 from pitui.store.reader import Session
 
-__all__ = ["FileLists", "abandoned_entries", "branch_digest", "branch_transcript", "file_lists",
-           "format_file_operations"]
+__all__ = [
+    "FileLists",
+    "abandoned_entries",
+    "branch_digest",
+    "branch_transcript",
+    "file_lists",
+    "format_file_operations",
+]
 
 # pi's constants (core/messages.js, core/compaction/utils.js).
 BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
 BRANCH_SUMMARY_SUFFIX = "</summary>"
-COMPACTION_SUMMARY_PREFIX = ("The conversation history before this point was compacted into the following "
-                             "summary:\n\n<summary>\n")
+COMPACTION_SUMMARY_PREFIX = (
+    "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
+)
 COMPACTION_SUMMARY_SUFFIX = "\n</summary>"
 # A transcript keeps the newest messages that fit: about pi's budget for a 128k-token model
 # (pi estimates four characters a token).
@@ -252,8 +259,10 @@ def _serialize(entry: Entry) -> str:
         return f"[User]: {BRANCH_SUMMARY_PREFIX}{summary if isinstance(summary, str) else ''}{BRANCH_SUMMARY_SUFFIX}"
     if kind == "compaction":
         summary = entry.get("summary")
-        return (f"[User]: {COMPACTION_SUMMARY_PREFIX}{summary if isinstance(summary, str) else ''}"
-                f"{COMPACTION_SUMMARY_SUFFIX}")
+        return (
+            f"[User]: {COMPACTION_SUMMARY_PREFIX}{summary if isinstance(summary, str) else ''}"
+            f"{COMPACTION_SUMMARY_SUFFIX}"
+        )
     return ""
 
 
@@ -305,8 +314,11 @@ def _tool_calls_with_ids(message: Any) -> list[tuple[Any, Any, dict[str, Any]]]:
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
         return []
-    return [(block.get("id"), block.get("name"), block["arguments"]) for block in content
-            if isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("arguments"), dict)]
+    return [
+        (block.get("id"), block.get("name"), block["arguments"])
+        for block in content
+        if isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("arguments"), dict)
+    ]
 
 
 def _call_subject(call: tuple[str, dict[str, Any]]) -> str:

@@ -101,7 +101,10 @@ def export_html(session: Session, leaf_id: Any = MISSING) -> str:
             else:
                 body.append(f"<div class=text>{esc(text)}</div>")
         body.append("</section>")
-    page = ("<!doctype html>\n<html><head><meta charset=utf-8>"
-            f"<title>{esc(str(_title(session)))}</title><style>{_STYLE}</style></head>\n<body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+    page = (
+        "<!doctype html>\n<html><head><meta charset=utf-8>"
+        f"<title>{esc(str(_title(session)))}</title><style>{_STYLE}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
     return visible_controls(page)

@@ -136,8 +136,9 @@ Outcome = tuple[Any, ...]
 _FIELDS = 6
 
 
-def _advance(q: str, tl: str, score: float, last: int, consecutive: int,
-             positions: list[int] | None = None) -> tuple[float, int, int] | None:
+def _advance(
+    q: str, tl: str, score: float, last: int, consecutive: int, positions: list[int] | None = None
+) -> tuple[float, int, int] | None:
     """pi-tui's ``matchQuery`` loop over ``q``, from the state it had after the characters before
     ``q`` (``(0, -1, 0)`` at the start): the new state, or None when a character is missing.
     ``positions``, if given, gets the index of each matched unit."""

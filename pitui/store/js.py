@@ -310,8 +310,6 @@ def js_join_value(items: list[Any], sep: str = ",") -> str:
     return sep.join("" if v is None or v is MISSING else js_string(v) for v in items)
 
 
-
-
 _DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _RADIX = {"0x": 16, "0o": 8, "0b": 2}
 

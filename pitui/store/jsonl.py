@@ -90,9 +90,17 @@ _loads, _DecodeError = orjson.loads, orjson.JSONDecodeError
 BLOCK = 1 << 20  # what a file is read in (memory: one block plus the longest line)
 
 
-def iter_lines(source: bytes | int, start: int = 0, end: int | None = None, number: int = 1, *,
-               base_offset: int = 0, blanks: bool = False, before_block: Callable[[], object] | None = None,
-               block: int = BLOCK) -> Iterator[tuple[int, int, bytes]]:
+def iter_lines(
+    source: bytes | int,
+    start: int = 0,
+    end: int | None = None,
+    number: int = 1,
+    *,
+    base_offset: int = 0,
+    blanks: bool = False,
+    before_block: Callable[[], object] | None = None,
+    block: int = BLOCK,
+) -> Iterator[tuple[int, int, bytes]]:
     """The lines of a buffer, or of a file descriptor read in blocks, as ``(1-based line number,
     byte offset, bytes without the newline)``: plain tuples, since a 100,000-line file makes
     100,000 of them. The last line may lack its newline.
@@ -113,8 +121,9 @@ def iter_lines(source: bytes | int, start: int = 0, end: int | None = None, numb
     return _buffer_lines(data, start, len(data) if end is None else end, number, base_offset, blanks)
 
 
-def _buffer_lines(data: bytes, start: int, end: int, number: int, base_offset: int,
-                  blanks: bool) -> Iterator[tuple[int, int, bytes]]:
+def _buffer_lines(
+    data: bytes, start: int, end: int, number: int, base_offset: int, blanks: bool
+) -> Iterator[tuple[int, int, bytes]]:
     find = data.find
     while start < end:
         stop = find(b"\n", start, end)
@@ -127,8 +136,15 @@ def _buffer_lines(data: bytes, start: int, end: int, number: int, base_offset: i
         start = stop + 1
 
 
-def _file_lines(fd: int, start: int, end: int | None, number: int, blanks: bool,
-                before_block: Callable[[], object] | None, block: int) -> Iterator[tuple[int, int, bytes]]:
+def _file_lines(
+    fd: int,
+    start: int,
+    end: int | None,
+    number: int,
+    blanks: bool,
+    before_block: Callable[[], object] | None,
+    block: int,
+) -> Iterator[tuple[int, int, bytes]]:
     offset = start  # where the current line starts
     done = start  # how far the file was read
     pieces: list[bytes] = []
@@ -161,8 +177,9 @@ def _file_lines(fd: int, start: int, end: int | None, number: int, blanks: bool,
             yield number, offset, line
 
 
-def split_lines(data: bytes, base_offset: int = 0, first_number: int = 1,
-                trim_start: bool = True) -> Iterator[tuple[int, int, bytes]]:
+def split_lines(
+    data: bytes, base_offset: int = 0, first_number: int = 1, trim_start: bool = True
+) -> Iterator[tuple[int, int, bytes]]:
     """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")`` (see
     :func:`iter_lines`).
 
@@ -201,9 +218,13 @@ def _escape_surrogates(value: Any) -> Any:
         return orjson.Fragment(_string_json(value)) if _LONE_SURROGATE.search(value) else value
     if isinstance(value, dict):
         if any(_LONE_SURROGATE.search(key) for key in value):  # a key cannot be a fragment
-            return orjson.Fragment(b"{" + b",".join(
-                _string_json(key) + b":" + orjson.dumps(_escape_surrogates(item)) for key, item in value.items()
-            ) + b"}")
+            return orjson.Fragment(
+                b"{"
+                + b",".join(
+                    _string_json(key) + b":" + orjson.dumps(_escape_surrogates(item)) for key, item in value.items()
+                )
+                + b"}"
+            )
         return {key: _escape_surrogates(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_escape_surrogates(item) for item in value]
@@ -224,8 +245,9 @@ def prepare(value: Any) -> Any:
         return prepare(value.value)
     if isinstance(value, list):
         return [None if v is MISSING else prepare(v) for v in value]
-    if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)
-                                    and abs(value) >= _SAFE_INTEGER):
+    if isinstance(value, float) or (
+        isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _SAFE_INTEGER
+    ):
         return _stringify_number(value)
     return value
 

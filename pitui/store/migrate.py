@@ -32,8 +32,7 @@ def version_number(version: Any) -> float:
     return math.nan
 
 
-def migrate(header: dict[str, Any], entries: list[Entry], parsed_order: list[dict[str, Any]],
-             version: Any) -> None:
+def migrate(header: dict[str, Any], entries: list[Entry], parsed_order: list[dict[str, Any]], version: Any) -> None:
     """``migrateToCurrentVersion``: v1 -> v2 -> v3 in memory (reference §3.3); the file is left as
     it is. v1 ids are :func:`~pitui.store.ids.stable_id` (pi draws random ones)."""
     number = version_number(version)

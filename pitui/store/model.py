@@ -35,11 +35,30 @@ class LineProblem:
 class Entry:
     """One tree entry: the fields every view needs, and where its full line is."""
 
-    __slots__ = ("_data", "_source", "id", "length", "line", "offset", "parent_id", "provider_model",
-                 "role", "textless", "timestamp", "type")
+    __slots__ = (
+        "_data",
+        "_source",
+        "id",
+        "length",
+        "line",
+        "offset",
+        "parent_id",
+        "provider_model",
+        "role",
+        "textless",
+        "timestamp",
+        "type",
+    )
 
-    def __init__(self, data: dict[str, Any], line: int = 0, offset: int = -1, length: int = 0,
-                 source: LineSource | None = None, keep: bool = True) -> None:
+    def __init__(
+        self,
+        data: dict[str, Any],
+        line: int = 0,
+        offset: int = -1,
+        length: int = 0,
+        source: LineSource | None = None,
+        keep: bool = True,
+    ) -> None:
         get = data.get
         self.type: Any = get("type", MISSING)
         self.id: Any = get("id", MISSING)

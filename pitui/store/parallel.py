@@ -84,8 +84,12 @@ def start_parallel(data: bytes, first_number: int) -> tuple[list[Chunk], tuple[i
         header = orjson.loads(data[head : first_end if first_end >= 0 else tail])
     except orjson.JSONDecodeError:
         return None
-    if type(header) is not dict or header.get("type") != "session" or type(header.get("id")) is not str \
-            or not version_number(header.get("version", MISSING)) >= CURRENT_VERSION:
+    if (
+        type(header) is not dict
+        or header.get("type") != "session"
+        or type(header.get("id")) is not str
+        or not version_number(header.get("version", MISSING)) >= CURRENT_VERSION
+    ):
         return None
     size = tail - head
     cuts = [head]
@@ -117,7 +121,7 @@ def start_parallel(data: bytes, first_number: int) -> tuple[list[Chunk], tuple[i
                     payload = marshal.dumps(parse_chunk(data, start, end, number)) + _END_MARK
                     view = memoryview(payload)
                     while view:
-                        view = view[os.write(write_fd, view):]
+                        view = view[os.write(write_fd, view) :]
                     status = 0
                 finally:
                     os._exit(status)
@@ -162,15 +166,27 @@ def parse_chunk(data: bytes, start: int, end: int, first: int) -> list[tuple[Any
         model = entry.provider_model
         if model is not None:
             model = (... if model[0] is MISSING else model[0], ... if model[1] is MISSING else model[1])
-        add((number, offset, entry.length, ... if entry.type is MISSING else entry.type,
-             ... if entry.id is MISSING else entry.id, ... if entry.parent_id is MISSING else entry.parent_id,
-             ... if entry.timestamp is MISSING else entry.timestamp, ... if entry.role is MISSING else entry.role,
-             model, entry.textless, None if kind == "message" else value))
+        add(
+            (
+                number,
+                offset,
+                entry.length,
+                ... if entry.type is MISSING else entry.type,
+                ... if entry.id is MISSING else entry.id,
+                ... if entry.parent_id is MISSING else entry.parent_id,
+                ... if entry.timestamp is MISSING else entry.timestamp,
+                ... if entry.role is MISSING else entry.role,
+                model,
+                entry.textless,
+                None if kind == "message" else value,
+            )
+        )
     return records
 
 
-def merge(records: list[tuple[Any, ...]], data: bytes, entries: list[Entry], source: LineSource | None,
-           consume: Any) -> int:
+def merge(
+    records: list[tuple[Any, ...]], data: bytes, entries: list[Entry], source: LineSource | None, consume: Any
+) -> int:
     """A child's records into ``entries``, in file order; the lines it left are read by
     ``consume`` (the main reading loop). Returns the last line number."""
     new, append = Entry.__new__, entries.append

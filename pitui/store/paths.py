@@ -61,12 +61,15 @@ def misplaced_agent_dir(agent: str | None = None) -> str | None:
         names = os.listdir(agent)
     except OSError:
         return None
-    if not any(name.startswith("--") and name.endswith("--") and os.path.isdir(os.path.join(agent, name))
-               for name in names):
+    if not any(
+        name.startswith("--") and name.endswith("--") and os.path.isdir(os.path.join(agent, name)) for name in names
+    ):
         return None
     parent = os.path.dirname(os.path.normpath(agent))
-    return (f"{agent} looks like a sessions folder, not pi's agent folder: pi looks for sessions in "
-            f"{sessions_root(agent)}. Set {AGENT_DIR_ENV} to {parent} instead.")
+    return (
+        f"{agent} looks like a sessions folder, not pi's agent folder: pi looks for sessions in "
+        f"{sessions_root(agent)}. Set {AGENT_DIR_ENV} to {parent} instead."
+    )
 
 
 def session_dir_for(cwd: str, explicit: str | None = None) -> tuple[str, bool]:

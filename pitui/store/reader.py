@@ -85,16 +85,25 @@ class Session:
         return session
 
     @classmethod
-    def from_bytes(cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False,
-                   source: LineSource | None = None) -> Session:
+    def from_bytes(
+        cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False, source: LineSource | None = None
+    ) -> Session:
         """Read a session from its bytes; bodies are read back later through ``source`` (or
         kept, when there is none). The garbage collector is left as it is: a batch program
         reading big files pauses it around the read (:func:`pitui.store.tuning.gc_paused`)."""
         return cls._from_bytes(data, path, keep_bodies, source, None, 0, 1)
 
     @classmethod
-    def _from_bytes(cls, data: bytes, path: str | None, keep_bodies: bool, source: LineSource | None,
-                    header: dict[str, Any] | None, base_offset: int, first_number: int) -> Session:
+    def _from_bytes(
+        cls,
+        data: bytes,
+        path: str | None,
+        keep_bodies: bool,
+        source: LineSource | None,
+        header: dict[str, Any] | None,
+        base_offset: int,
+        first_number: int,
+    ) -> Session:
         """The one reading loop. With ``header`` given, ``data`` continues a v3 file from
         ``base_offset`` (line ``first_number``): the lines pi appended since it was read."""
         session = cls(path)
@@ -123,8 +132,11 @@ class Session:
                     continue
                 if header is None:
                     # pi checks only the first line that parses.
-                    if not isinstance(value, dict) or value.get("type") != "session" \
-                            or not isinstance(value.get("id"), str):
+                    if (
+                        not isinstance(value, dict)
+                        or value.get("type") != "session"
+                        or not isinstance(value.get("id"), str)
+                    ):
                         raise NotASessionError(f"{where}: the first line is not a pi session header")
                     header = value
                     session.header_offset = offset
@@ -171,8 +183,9 @@ class Session:
         torn = torn_tail and bool(session.problems) and session.problems[-1].line == last_number
         if torn:
             last = session.problems[-1]
-            session.problems[-1] = LineProblem(last.path, last.line,
-                                           "skipped: an incomplete last line (still being written?)")
+            session.problems[-1] = LineProblem(
+                last.path, last.line, "skipped: an incomplete last line (still being written?)"
+            )
         if header is None:
             if session.problems:
                 raise NotASessionError(f"{where}: no readable line: not a pi session")
@@ -199,8 +212,9 @@ class Session:
         by_id = self.by_id
         for entry in self.entries:
             if entry.id in by_id and self.path:
-                self.problems.append(LineProblem(self.path, entry.line,
-                                                 f"duplicate id {entry.id!r}: the later entry wins"))
+                self.problems.append(
+                    LineProblem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins")
+                )
             self._index_entry(entry)
         self._tree = None
         self._path_cache = None
@@ -243,8 +257,9 @@ class Session:
         self.unparsed += more.unparsed
         for entry in more.entries:
             if entry.id in self.by_id:
-                self.problems.append(LineProblem(self.path, entry.line,
-                                                 f"duplicate id {entry.id!r}: the later entry wins"))
+                self.problems.append(
+                    LineProblem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins")
+                )
             self.add(entry)
         self.read_upto, self.next_line, self.torn_line = more.read_upto, more.next_line, more.torn_line
         self.disk = DiskState.of(st)
@@ -350,10 +365,11 @@ class Session:
         """Entries whose parent is missing (shown as roots) and entries caught in a parentId
         cycle (reachable from no root: pi itself hangs when the leaf is among them)."""
         where = self.path or "<memory>"
-        problems = [LineProblem(where, e.line, f"entry {e.id}: its parent {e.parent_id} is not in the file; "
-                                               "shown as a root")
-                    for e in self.entries
-                    if e.parent_id and e.parent_id != e.id and e.parent_id not in self.by_id]
+        problems = [
+            LineProblem(where, e.line, f"entry {e.id}: its parent {e.parent_id} is not in the file; shown as a root")
+            for e in self.entries
+            if e.parent_id and e.parent_id != e.id and e.parent_id not in self.by_id
+        ]
         tree = self.tree()
         reached: set[int] = set()
         stack = list(tree.roots)
@@ -362,8 +378,11 @@ class Session:
             if id(node) not in reached:
                 reached.add(id(node))
                 stack.extend(tree.children.get(node.id, ()))
-        problems += [LineProblem(where, e.line, f"entry {e.id} is in a parentId cycle: reachable from no root")
-                     for e in self.by_id.values() if id(e) not in reached]
+        problems += [
+            LineProblem(where, e.line, f"entry {e.id} is in a parentId cycle: reachable from no root")
+            for e in self.by_id.values()
+            if id(e) not in reached
+        ]
         return problems
 
     def in_cycle(self, entry: Entry) -> bool:

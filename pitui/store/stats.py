@@ -170,8 +170,9 @@ def _disk_key(st: os.stat_result) -> tuple[int, int, int, int]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def session_preview(path: str, *, use_cache: bool = True,
-                    cancelled: Callable[[], bool] | None = None) -> SessionPreview:
+def session_preview(
+    path: str, *, use_cache: bool = True, cancelled: Callable[[], bool] | None = None
+) -> SessionPreview:
     """The preview of the session file at ``path``. Reads, never writes.
 
     Raises :class:`PreviewError` when the file vanished, cannot be read, or is not a pi session.
@@ -288,6 +289,7 @@ class _Scan:
         held: tuple[int, int, bytes] | None = None
         unterminated = False
         first = True
+
         def check() -> None:
             if cancelled is not None and cancelled():
                 raise PreviewCancelled
@@ -433,8 +435,10 @@ class _Scan:
         leaves = sum(1 for entry_id in by_id if entry_id not in children)
         branch_points = sum(1 for count in children.values() if count > 1)
         leaf = self.ids[-1] if self.ids else None
-        labels = sorted(((target, label, ts, order) for target, (label, ts, order) in self.labels.items()
-                         if target in by_id), key=lambda item: -item[3])
+        labels = sorted(
+            ((target, label, ts, order) for target, (label, ts, order) in self.labels.items() if target in by_id),
+            key=lambda item: -item[3],
+        )
         last = self.last_activity
         header_ts = header.get("timestamp", MISSING)
         if last is not None and last > 0:
@@ -462,10 +466,13 @@ class _Scan:
             leaves=leaves,
             branch_points=branch_points,
             leaf_id=None if self.v1 or leaf is None else _id_text(leaf) or None,
-            labels=tuple(LabelInfo(_id_text(target), _text(label), js_date_value(ts))
-                         for target, label, ts, _ in labels),
-            models=tuple(ModelUse(provider, model, count)
-                         for (provider, model), count in sorted(self.models.items(), key=lambda kv: (-kv[1], kv[0]))),
+            labels=tuple(
+                LabelInfo(_id_text(target), _text(label), js_date_value(ts)) for target, label, ts, _ in labels
+            ),
+            models=tuple(
+                ModelUse(provider, model, count)
+                for (provider, model), count in sorted(self.models.items(), key=lambda kv: (-kv[1], kv[0]))
+            ),
             tokens=Tokens(*self.tokens),
             cost=float(self.cost),
             first_prompt=self.first_prompt,

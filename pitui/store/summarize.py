@@ -30,8 +30,14 @@ class SummarizerCancelled(SummarizerError):
     """The user stopped it."""
 
 
-def run_summarizer(argv: Sequence[str], text: str, *, timeout: float, cwd: str | None = None,
-                   cancelled: Callable[[], bool] = lambda: False) -> str:
+def run_summarizer(
+    argv: Sequence[str],
+    text: str,
+    *,
+    timeout: float,
+    cwd: str | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> str:
     """Run ``argv`` with ``text`` on its stdin and return what it printed, stripped.
 
     Raises :class:`SummarizerError` when it cannot start, fails, prints nothing or runs longer
@@ -42,8 +48,13 @@ def run_summarizer(argv: Sequence[str], text: str, *, timeout: float, cwd: str |
     name = argv[0]
     try:
         process = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd if cwd and os.path.isdir(cwd) else None, start_new_session=True)
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd if cwd and os.path.isdir(cwd) else None,
+            start_new_session=True,
+        )
     except FileNotFoundError:
         raise SummarizerError(f"{name}: command not found") from None
     except OSError as error:

@@ -110,8 +110,9 @@ async def follow_file(
 
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
-    async for changes in awatch(folder, stop_event=stop, debounce=debounce_ms, step=step_ms,
-                                recursive=False, ignore_permission_denied=True):
+    async for changes in awatch(
+        folder, stop_event=stop, debounce=debounce_ms, step=step_ms, recursive=False, ignore_permission_denied=True
+    ):
         if not any(os.path.realpath(changed) == target for _, changed in changes):
             continue
         yield FileEvent.CHANGED if os.path.exists(target) else FileEvent.REMOVED

@@ -112,8 +112,9 @@ class PituiApp(App[AppResult | None]):
         from pitui.ui.widgets.conversation.view import ConversationView
         from pitui.ui.widgets.session_tree import SessionTree
 
-        return binding_defaults([type(self), PickerScreen, SessionScreen, SessionTree, ConversationView, HelpScreen,
-                                 *DIALOGS])
+        return binding_defaults(
+            [type(self), PickerScreen, SessionScreen, SessionTree, ConversationView, HelpScreen, *DIALOGS]
+        )
 
     def keys_for(self, binding_id: str) -> list[str]:
         """The keys bound to ``binding_id`` now: the user's keymap, else the default."""
@@ -153,9 +154,14 @@ class PituiApp(App[AppResult | None]):
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         else:
-            self.notify(f"{self.config.path}: no theme named {self.config.theme!r}; themes: "
-                        f"{', '.join(sorted(self.available_themes))}", title="Config", severity="warning",
-                        markup=False, timeout=8)
+            self.notify(
+                f"{self.config.path}: no theme named {self.config.theme!r}; themes: "
+                f"{', '.join(sorted(self.available_themes))}",
+                title="Config",
+                severity="warning",
+                markup=False,
+                timeout=8,
+            )
         for problem in self.config.problems:
             self.notify(problem, title="Config", severity="warning", markup=False, timeout=8)
         from pitui.ui.screens.picker import PickerScreen
@@ -182,8 +188,9 @@ class PituiApp(App[AppResult | None]):
 
     def open_session_paths(self) -> set[str]:
         """The sessions open in a view now (real paths): the picker must not trash them."""
-        return {os.path.realpath(path) for screen in self.screen_stack
-                if (path := getattr(screen, "session_path", None))}
+        return {
+            os.path.realpath(path) for screen in self.screen_stack if (path := getattr(screen, "session_path", None))
+        }
 
     def leave_session(self) -> None:
         """Back from a session view: to the picker under it, or to a new one (``pitui FILE``)."""
@@ -233,9 +240,14 @@ class PituiApp(App[AppResult | None]):
         if folder:
             command = f"cd {shlex.quote(folder)} && {command}"
         self.copy_to_clipboard(command)
-        self.notify(f"{argv[0]} is not installed (not on PATH). To resume the session, run (copied to the "
-                    f"clipboard):\n{safe_line(command)}", title="Resume", severity="warning", markup=False,
-                    timeout=15)
+        self.notify(
+            f"{argv[0]} is not installed (not on PATH). To resume the session, run (copied to the "
+            f"clipboard):\n{safe_line(command)}",
+            title="Resume",
+            severity="warning",
+            markup=False,
+            timeout=15,
+        )
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

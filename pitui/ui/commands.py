@@ -14,7 +14,11 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
 __all__ = [
-    "PaletteCommand", "ScreenCommands", "binding_commands", "picker_commands", "session_commands",
+    "PaletteCommand",
+    "ScreenCommands",
+    "binding_commands",
+    "picker_commands",
+    "session_commands",
 ]
 
 
@@ -45,9 +49,14 @@ def binding_commands(node: Widget, titles: Mapping[str, str], *, focus: bool = F
 
 # The picker's palette: these bindings, then the commands that have no key of their own.
 PICKER_COMMANDS = {
-    "picker.open": "session: Open", "picker.resume": "session: Resume in pi", "picker.rename": "session: Rename",
-    "picker.delete": "session: Trash", "picker.scope": "view: Toggle scope", "picker.sort": "view: Next sort mode",
-    "picker.named": "view: Toggle named sessions only", "picker.path": "view: Toggle paths",
+    "picker.open": "session: Open",
+    "picker.resume": "session: Resume in pi",
+    "picker.rename": "session: Rename",
+    "picker.delete": "session: Trash",
+    "picker.scope": "view: Toggle scope",
+    "picker.sort": "view: Next sort mode",
+    "picker.named": "view: Toggle named sessions only",
+    "picker.path": "view: Toggle paths",
 }
 PICKER_EXTRA = (
     ("search: Clear", "clear_search", "Empty the search box"),
@@ -55,14 +64,24 @@ PICKER_EXTRA = (
 )
 
 
-def picker_commands(screen: Widget, can_run: Callable[[str, tuple[object, ...]], bool | None],
-                    run_action: Callable[[str], Any]) -> list[PaletteCommand]:
+def picker_commands(
+    screen: Widget, can_run: Callable[[str, tuple[object, ...]], bool | None], run_action: Callable[[str], Any]
+) -> list[PaletteCommand]:
     """The picker's commands that ``can_run`` now (its ``check_action``)."""
     bindings = binding_defaults([type(screen)])
-    commands = binding_commands(screen, {binding_id: title for binding_id, title in PICKER_COMMANDS.items()
-                                         if can_run(bindings[binding_id].action, ())})
-    commands += [PaletteCommand(title, partial(run_action, action), text)
-                 for title, action, text in PICKER_EXTRA if can_run(action, ())]
+    commands = binding_commands(
+        screen,
+        {
+            binding_id: title
+            for binding_id, title in PICKER_COMMANDS.items()
+            if can_run(bindings[binding_id].action, ())
+        },
+    )
+    commands += [
+        PaletteCommand(title, partial(run_action, action), text)
+        for title, action, text in PICKER_EXTRA
+        if can_run(action, ())
+    ]
     return commands
 
 
@@ -76,15 +95,23 @@ FILTER_COMMANDS = (
     ("all", "all", "every entry"),
 )
 TREE_COMMANDS = {
-    "tree.leaf": "tree: Go to the leaf", "tree.parent": "tree: Go to the parent",
-    "tree.next_branch": "tree: Next branch", "tree.previous_branch": "tree: Previous branch",
-    "tree.next_label": "tree: Next label", "tree.previous_label": "tree: Previous label",
+    "tree.leaf": "tree: Go to the leaf",
+    "tree.parent": "tree: Go to the parent",
+    "tree.next_branch": "tree: Next branch",
+    "tree.previous_branch": "tree: Previous branch",
+    "tree.next_label": "tree: Next label",
+    "tree.previous_label": "tree: Previous label",
     "tree.label_times": "tree: Toggle label times",
 }
 SESSION_COMMANDS = {
-    "session.label": "session: Label the entry", "session.rename": "session: Rename", "session.fork": "session: Fork",
-    "session.clone": "session: Clone", "session.undo": "session: Undo", "session.resume": "session: Resume in pi",
-    "session.trash": "session: Move to the trash", "session.reload": "session: Reload",
+    "session.label": "session: Label the entry",
+    "session.rename": "session: Rename",
+    "session.fork": "session: Fork",
+    "session.clone": "session: Clone",
+    "session.undo": "session: Undo",
+    "session.resume": "session: Resume in pi",
+    "session.trash": "session: Move to the trash",
+    "session.reload": "session: Reload",
     "session.back": "session: Back to the session list",
 }
 
@@ -99,11 +126,18 @@ def session_commands(screen: Widget, tree: Any, view: Widget, branch_here: Calla
 
         return run
 
-    commands = [PaletteCommand(f"tree: Filter {label}", set_filter(mode), f"Show {shows}")
-                for mode, label, shows in FILTER_COMMANDS]
+    commands = [
+        PaletteCommand(f"tree: Filter {label}", set_filter(mode), f"Show {shows}")
+        for mode, label, shows in FILTER_COMMANDS
+    ]
     commands += binding_commands(tree, TREE_COMMANDS, focus=True)
-    commands.append(PaletteCommand("session: Branch here", branch_here,
-                                   "Continue from the highlighted entry, with or without a summary of the branch left"))
+    commands.append(
+        PaletteCommand(
+            "session: Branch here",
+            branch_here,
+            "Continue from the highlighted entry, with or without a summary of the branch left",
+        )
+    )
     commands += binding_commands(screen, SESSION_COMMANDS)
     commands += binding_commands(view, {"conversation.toggle_thinking": "conversation: Toggle thinking"})
     return commands

@@ -75,8 +75,7 @@ class OrderedKeys(_Focusable):
         chosen = [(active.node, active.binding.action)] if active is not None and active.enabled else []
         if self.check_consume_key(key, character):
             return chosen  # text here: the ancestors' bindings of this key do not apply
-        above = [(node, binding.action) for node in self.ancestors
-                 for binding in declared_bindings(node, key)]
+        above = [(node, binding.action) for node in self.ancestors for binding in declared_bindings(node, key)]
         if self.SCREEN_FIRST:
             return [(screen, binding.action) for binding in declared_bindings(screen, key)] + chosen + above
         return chosen + above
@@ -263,8 +262,9 @@ def _bindings_of(declared: Iterable[BindingType]) -> Iterable[Binding]:
             yield Binding(*item)
 
 
-def check_keymap(keymap: Mapping[str, str], defaults: Mapping[str, Binding],
-                 where: str = "[keys]") -> tuple[dict[str, str], list[str]]:
+def check_keymap(
+    keymap: Mapping[str, str], defaults: Mapping[str, Binding], where: str = "[keys]"
+) -> tuple[dict[str, str], list[str]]:
     """The entries of ``keymap`` that can be used, and a sentence for each that cannot: an id
     no binding has, or a key that is not a key (that binding keeps its default keys)."""
     usable: dict[str, str] = {}
@@ -279,8 +279,10 @@ def check_keymap(keymap: Mapping[str, str], defaults: Mapping[str, Binding],
         bad = [key for key in keys if not is_key(key)]
         if bad:
             default = defaults[binding_id].key
-            problems.append(f"{where}: {binding_id} = {spec!r}: {', '.join(map(repr, bad))} "
-                            f"{'is not a key' if len(bad) == 1 else 'are not keys'}; keeping {default!r}")
+            problems.append(
+                f"{where}: {binding_id} = {spec!r}: {', '.join(map(repr, bad))} "
+                f"{'is not a key' if len(bad) == 1 else 'are not keys'}; keeping {default!r}"
+            )
             continue
         usable[binding_id] = ",".join(keys)
     return usable, problems

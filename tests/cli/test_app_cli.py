@@ -70,8 +70,9 @@ def test_config_file(tmp_path: Path) -> None:
 
 
 def test_without_a_terminal_the_app_says_so_and_writes_nothing(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "pitui", "--demo"], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pitui", "--demo"], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60
+    )
     assert proc.returncode == 1
     assert "needs a terminal" in proc.stderr
 
@@ -84,8 +85,13 @@ def test_help_lists_the_app_options_and_the_commands() -> None:
 
 
 def test_a_missing_session_is_one_line_before_any_screen(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "pitui", str(tmp_path / "nope.jsonl")], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pitui", str(tmp_path / "nope.jsonl")],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
     assert proc.returncode == 1
     assert proc.stderr.strip().endswith("nope.jsonl: no such file")
 
@@ -102,9 +108,14 @@ async def test_keymap_from_the_config_rebinds_a_key(tmp_path: Path) -> None:
     path = linear(tmp_path / "s.jsonl", 4)
     agent = tmp_path / "agent"
     agent.mkdir()
-    app = PituiApp(cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), watch=False,
-                   catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")),
-                   config=Config(keys={"tree.leaf": "f3"}))
+    app = PituiApp(
+        cwd=str(tmp_path),
+        agent_dir=str(agent),
+        open_path=str(path),
+        watch=False,
+        catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")),
+        config=Config(keys={"tree.leaf": "f3"}),
+    )
     async with app.run_test(size=(100, 30)) as pilot:
         from pitui.ui.screens.session import SessionScreen
         from pitui.ui.widgets.session_tree import SessionTree
@@ -124,8 +135,9 @@ async def test_keymap_from_the_config_rebinds_a_key(tmp_path: Path) -> None:
 
 def test_config_summarizer_theme_and_tree_filter(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('summarizer_command = "sum --short"\nsummarizer_timeout = 30\n'
-                    'theme = "nord"\ntree_filter = "no-tools"\n')
+    path.write_text(
+        'summarizer_command = "sum --short"\nsummarizer_timeout = 30\ntheme = "nord"\ntree_filter = "no-tools"\n'
+    )
     config = load_config(str(path))
     assert config.summarizer_command == ("sum", "--short")
     assert config.summarizer_timeout == 30.0
@@ -148,8 +160,14 @@ async def test_config_theme_and_starting_tree_filter_apply(tmp_path: Path) -> No
     agent.mkdir()
 
     def app_with(config: Config) -> PituiApp:
-        return PituiApp(cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), watch=False,
-                        catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")), config=config)
+        return PituiApp(
+            cwd=str(tmp_path),
+            agent_dir=str(agent),
+            open_path=str(path),
+            watch=False,
+            catalog=Catalog(str(agent), cache_dir=str(tmp_path / "cache")),
+            config=config,
+        )
 
     app = app_with(Config(theme="nord", tree_filter="user-only"))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -16,8 +16,14 @@ from pitui.store.reader import Session
 
 
 def pitui(*args: str, env: dict[str, str] | None = None, cwd: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pitui", *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pitui", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 @pytest.fixture
@@ -47,15 +53,18 @@ def test_inspect_reports_skipped_lines_on_stderr(tmp_path: Path):
     assert "entries   1" in result.stdout
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["inspect", "/nonexistent/x.jsonl"], "no such file"),
-    (["label", "{file}", "zzzz", "x"], "no entry 'zzzz'"),
-    (["branch", "{file}", "nope"], "no entry 'nope'"),
-    (["fork", "{foreign}", "a"], "not a pi session header"),
-    (["inspect", "{foreign}"], "not a pi session header"),
-    (["rename", "{empty}", "x"], "empty file"),
-    (["inspect", "no-such-prefix"], "no session found matching 'no-such-prefix'"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["inspect", "/nonexistent/x.jsonl"], "no such file"),
+        (["label", "{file}", "zzzz", "x"], "no entry 'zzzz'"),
+        (["branch", "{file}", "nope"], "no entry 'nope'"),
+        (["fork", "{foreign}", "a"], "not a pi session header"),
+        (["inspect", "{foreign}"], "not a pi session header"),
+        (["rename", "{empty}", "x"], "empty file"),
+        (["inspect", "no-such-prefix"], "no session found matching 'no-such-prefix'"),
+    ],
+)
 def test_errors_are_one_line_nonzero_and_write_nothing(tmp_path: Path, agent, args, message):
     file = linear(tmp_path / "s.jsonl")
     foreign = tmp_path / "foreign.jsonl"
@@ -74,17 +83,26 @@ def test_errors_are_one_line_nonzero_and_write_nothing(tmp_path: Path, agent, ar
 
 def test_a_session_named_by_id_prefix(tmp_path: Path, agent):
     folder = Path(agent["PI_CODING_AGENT_DIR"]) / "sessions" / "--home-me-proj--"
-    path = write(folder / "2025-01-01T00-00-00-000Z_11111111-2222-4333-8444-555555555555.jsonl",
-                 header(), msg("a", None), msg("b", "a", "assistant", n=1))
+    path = write(
+        folder / "2025-01-01T00-00-00-000Z_11111111-2222-4333-8444-555555555555.jsonl",
+        header(),
+        msg("a", None),
+        msg("b", "a", "assistant", n=1),
+    )
     result = pitui("label", "1111", "a", "first", env=agent, cwd=str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert Session.load(str(path)).labels == {"a": "first"}
 
 
 def test_label_rename_branch_fork_clone_print_what_they_made(tmp_path: Path):
-    path = write(tmp_path / "s.jsonl", header(), msg("a", None, text="question"),
-                 msg("b", "a", "assistant", n=1), msg("c", "b", text="follow-up", n=2),
-                 msg("d", "c", "assistant", n=3))
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        msg("a", None, text="question"),
+        msg("b", "a", "assistant", n=1),
+        msg("c", "b", text="follow-up", n=2),
+        msg("d", "c", "assistant", n=3),
+    )
     label = pitui("label", str(path), "b", "answer")
     assert label.returncode == 0 and len(label.stdout.strip()) == 8
     assert pitui("rename", str(path), "Demo").returncode == 0
@@ -120,9 +138,13 @@ def test_branch_with_summary_and_to_the_leaf(tmp_path: Path):
 
 
 def test_export_markdown_and_html(tmp_path: Path):
-    path = write(tmp_path / "s.jsonl", header(), msg("a", None, text="<b>[bold]</b>"),
-                 msg("b", "a", "assistant", "Done.", n=1),
-                 entry("label", "l", "b", n=2, targetId="a", label="x"))
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        msg("a", None, text="<b>[bold]</b>"),
+        msg("b", "a", "assistant", "Done.", n=1),
+        entry("label", "l", "b", n=2, targetId="a", label="x"),
+    )
     md = pitui("export", str(path))
     assert md.returncode == 0 and "## User" in md.stdout and "<b>[bold]</b>" in md.stdout
     out = tmp_path / "s.html"
@@ -153,8 +175,7 @@ def test_demo_works_on_a_fresh_copy(tmp_path: Path):
 def test_an_ambiguous_id_prefix_is_refused(tmp_path: Path, agent):
     folder = Path(agent["PI_CODING_AGENT_DIR"]) / "sessions" / "--home-me-proj--"
     for suffix in ("1", "2"):
-        write(folder / f"s{suffix}.jsonl", header(id=f"abcd000{suffix}-2222-4333-8444-555555555555"),
-              msg("a", None))
+        write(folder / f"s{suffix}.jsonl", header(id=f"abcd000{suffix}-2222-4333-8444-555555555555"), msg("a", None))
     result = pitui("label", "abcd", "a", "x", env=agent, cwd=str(tmp_path))
     assert result.returncode == 1 and "2 sessions match 'abcd'" in result.stderr
     assert pitui("label", "abcd0002", "a", "x", env=agent, cwd=str(tmp_path)).returncode == 0
@@ -176,8 +197,12 @@ def test_fifos_and_folders_are_refused_without_reading(tmp_path: Path):
 
 
 def test_a_name_cannot_fake_output_lines_and_errors_carry_no_escapes(tmp_path: Path):
-    path = write(tmp_path / "s.jsonl", header(), msg("a", None),
-                 entry("session_info", "n", "a", n=1, name="x\nfile      /etc/evil"))
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        msg("a", None),
+        entry("session_info", "n", "a", n=1, name="x\nfile      /etc/evil"),
+    )
     result = pitui("inspect", str(path))
     assert not any(line.startswith("file      /etc/evil") for line in result.stdout.splitlines())
     bad = pitui("label", str(path), "\x1b[2J", "x")
@@ -188,8 +213,11 @@ def test_a_custom_session_folder_lists_this_project_and_with_all_everything_in_i
     folder = tmp_path / "flat"
     folder.mkdir()
     write(folder / "mine.jsonl", header(cwd=str(tmp_path)), msg("a", None, text="mine"))
-    write(folder / "other.jsonl", header(cwd="/elsewhere", id="22222222-2222-4333-8444-555555555555"),
-          msg("a", None, text="other"))
+    write(
+        folder / "other.jsonl",
+        header(cwd="/elsewhere", id="22222222-2222-4333-8444-555555555555"),
+        msg("a", None, text="other"),
+    )
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PI_CODING_AGENT_DIR": str(tmp_path / "agent")}
     here = pitui("ls", "--json", "--session-dir", str(folder), env=env, cwd=str(tmp_path))
     assert [s["firstMessage"] for s in json.loads(here.stdout)] == ["mine"]

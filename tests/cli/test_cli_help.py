@@ -23,8 +23,9 @@ def test_every_command_is_known() -> None:
     assert set(commands.RUN) == set(COMMANDS)
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["--help", "ls"], *([name, "--help"] for name in COMMANDS)],
-                         ids=lambda argv: " ".join(argv))
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["--help", "ls"], *([name, "--help"] for name in COMMANDS)], ids=lambda argv: " ".join(argv)
+)
 def test_help_exits_0_with_examples(argv: list[str], capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
         cli.main(argv)
@@ -68,8 +69,9 @@ def test_version_matches_the_package(capsys) -> None:
 
 
 def _module(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pitui", *args], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "pitui", *args], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60
+    )
 
 
 def test_python_m_pitui_version_matches_the_package() -> None:

@@ -117,32 +117,67 @@ def _synthetic_session() -> bytes:
             "api": "anthropic-messages",
             "provider": "anthropic",
             "model": "claude-sonnet-4-5",
-            "usage": {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15,
-                      "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+            "usage": {
+                "input": 10,
+                "output": 5,
+                "cacheRead": 0,
+                "cacheWrite": 0,
+                "totalTokens": 15,
+                "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+            },
             "stopReason": "stop",
             "timestamp": 1740823200000 + n * 1000,
         }
         return {"type": "message", "id": i, "parentId": parent, "timestamp": ts(n), "message": msg}
 
     entries = [
-        {"type": "session", "version": 3, "id": "0195a0c4-7b3e-7000-8000-00000000abcd",
-         "timestamp": ts(0), "cwd": "/home/me/proj"},
+        {
+            "type": "session",
+            "version": 3,
+            "id": "0195a0c4-7b3e-7000-8000-00000000abcd",
+            "timestamp": ts(0),
+            "cwd": "/home/me/proj",
+        },
         user("a0000001", None, 1, "Write a parser for the config format"),
         assistant("a0000002", "a0000001", 2, "Here is a first version."),
         user("a0000003", "a0000002", 3, "It fails on quotes"),
         assistant("a0000004", "a0000003", 4, "Fixed with a regex."),
-        {"type": "label", "id": "a0000005", "parentId": "a0000004", "timestamp": ts(5),
-         "targetId": "a0000003", "label": "quotes"},
-        {"type": "custom_message", "customType": "note", "content": "Remember the tests",
-         "display": True, "id": "a0000006", "parentId": "a0000005", "timestamp": ts(6)},
+        {
+            "type": "label",
+            "id": "a0000005",
+            "parentId": "a0000004",
+            "timestamp": ts(5),
+            "targetId": "a0000003",
+            "label": "quotes",
+        },
+        {
+            "type": "custom_message",
+            "customType": "note",
+            "content": "Remember the tests",
+            "display": True,
+            "id": "a0000006",
+            "parentId": "a0000005",
+            "timestamp": ts(6),
+        },
         user("a0000007", "a0000006", 7, "Now nested quotes"),
         assistant("a0000008", "a0000007", 8, "Rewritten as a tokenizer."),
         user("b0000001", "a0000002", 9, "Use a parser generator instead"),
         assistant("b0000002", "b0000001", 10, "Here is a grammar."),
-        {"type": "session_info", "id": "a0000009", "parentId": "a0000008", "timestamp": ts(11),
-         "name": "Config parser"},
-        {"type": "label", "id": "a000000a", "parentId": "a0000009", "timestamp": ts(12),
-         "targetId": "a0000002", "label": "first draft"},
+        {
+            "type": "session_info",
+            "id": "a0000009",
+            "parentId": "a0000008",
+            "timestamp": ts(11),
+            "name": "Config parser",
+        },
+        {
+            "type": "label",
+            "id": "a000000a",
+            "parentId": "a0000009",
+            "timestamp": ts(12),
+            "targetId": "a0000002",
+            "label": "first draft",
+        },
     ]
     lines = (json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in entries)
     return "".join(lines).encode()
@@ -338,14 +373,22 @@ def _expected_leaf(before: Before, target: str) -> Any:
 
 BRANCH_TARGETS: dict[str, tuple[str, Callable[[Before], list[str]]]] = {
     # off the current path if the session has side branches, else on it, never the leaf
-    "assistant": ("assistant message off the leaf", lambda b: _off_path_first(
-        b, [i for i in b.raw if b.kind(i) == "message:assistant" and i != b.pi["leafId"]])),
-    "user": ("user message with a parent", lambda b: [
-        i for i in b.pi["branch"] if b.kind(i) == "message:user" and b.parent(i) in b.raw]),
-    "custom-message": ("custom message with a parent", lambda b: [
-        i for i in b.pi["branch"] if b.kind(i) == "custom_message" and b.parent(i) in b.raw]),
-    "root-user": ("root user message", lambda b: [
-        i for i in b.pi["tree"]["roots"] if b.kind(i) == "message:user" and b.parent(i) is None]),
+    "assistant": (
+        "assistant message off the leaf",
+        lambda b: _off_path_first(b, [i for i in b.raw if b.kind(i) == "message:assistant" and i != b.pi["leafId"]]),
+    ),
+    "user": (
+        "user message with a parent",
+        lambda b: [i for i in b.pi["branch"] if b.kind(i) == "message:user" and b.parent(i) in b.raw],
+    ),
+    "custom-message": (
+        "custom message with a parent",
+        lambda b: [i for i in b.pi["branch"] if b.kind(i) == "custom_message" and b.parent(i) in b.raw],
+    ),
+    "root-user": (
+        "root user message",
+        lambda b: [i for i in b.pi["tree"]["roots"] if b.kind(i) == "message:user" and b.parent(i) is None],
+    ),
 }
 
 
@@ -354,9 +397,7 @@ def _off_path_first(before: Before, ids: list[str]) -> list[str]:
     return off or [i for i in ids if i in before.pi["branch"]]
 
 
-def _check_branch(
-    oracle: Oracle, env: dict[str, str], before: Before, target_kind: str, summary: bool
-) -> None:
+def _check_branch(oracle: Oracle, env: dict[str, str], before: Before, target_kind: str, summary: bool) -> None:
     target, empty = _branch_target(before, target_kind)
     if target is None:  # pitui's view had the entry (the cell was collected), pi's has not
         pytest.skip(f"in pi's view: {empty}")
@@ -368,8 +409,11 @@ def _check_branch(
     if summary:
         assert entry["summary"] == SUMMARY
         assert entry["fromId"] == (leaf if leaf is not None else "root"), "fromId as pi writes it"
-        assert after["context"]["messages"][-1] == {"role": "branchSummary", "summary": SUMMARY,
-                                                    "fromId": entry["fromId"]}
+        assert after["context"]["messages"][-1] == {
+            "role": "branchSummary",
+            "summary": SUMMARY,
+            "fromId": entry["fromId"],
+        }
     else:
         assert entry["customType"] == "pitui.branch"
         assert isinstance(entry.get("data"), dict), "data must say where the leaf was"
@@ -383,8 +427,14 @@ def _context_at(oracle: Oracle, before: Before, leaf: Any) -> dict[str, Any]:
     if leaf is None:
         return {"model": None, "thinkingLevel": "off", "messages": []}
     probe = before.path.with_name("probe-" + before.path.name)
-    line = {"type": "label", "id": "ffff0000", "parentId": leaf, "timestamp": "2099-01-01T00:00:00.000Z",
-            "targetId": leaf, "label": "probe"}
+    line = {
+        "type": "label",
+        "id": "ffff0000",
+        "parentId": leaf,
+        "timestamp": "2099-01-01T00:00:00.000Z",
+        "targetId": leaf,
+        "label": "probe",
+    }
     sep = b"" if before.data.endswith(b"\n") else b"\n"
     probe.write_bytes(before.data + sep + json.dumps(line).encode() + b"\n")
     try:
@@ -398,8 +448,13 @@ def _check_label(oracle: Oracle, env: dict[str, str], before: Before, clear: boo
     target = labelled[0] if clear and labelled else before.pick(_label_candidates(before), "entry to label")
     if clear and not labelled:  # label it first, then clear that
         first, _ = _append_and_check(oracle, env, before, "label", ["label", target, LABEL])
-        before = Before(before.path, before.path.read_bytes(), oracle.open(before.path),
-                        {**before.raw, first["id"]: first}, before.spelling)
+        before = Before(
+            before.path,
+            before.path.read_bytes(),
+            oracle.open(before.path),
+            {**before.raw, first["id"]: first},
+            before.spelling,
+        )
     args = ["label", target] if clear else ["label", target, LABEL]
     entry, after = _append_and_check(oracle, env, before, "label", args)
     assert entry["parentId"] == before.pi["leafId"], "a label entry's parent is the current leaf"
@@ -513,8 +568,11 @@ def write_cells() -> list[Any]:
     cells = []
     for source in WRITE_SOURCES:
         before = _pitui_before(source)
-        cells += [pytest.param(write, source, id=f"{write}-{_source_id(source)}")
-                  for write in WRITES if empty_cell(write, before) is None]
+        cells += [
+            pytest.param(write, source, id=f"{write}-{_source_id(source)}")
+            for write in WRITES
+            if empty_cell(write, before) is None
+        ]
     return cells
 
 
@@ -558,8 +616,12 @@ def _is_json(line: bytes) -> bool:
 
 
 OLD_VERSION_FIXTURES = [
-    p for p in FIXTURE_FILES if (lines := parsed_lines(p.read_bytes())) and isinstance(lines[0], dict)
-    and lines[0].get("type") == "session" and js_number(lines[0].get("version", 1) or 1) < 3
+    p
+    for p in FIXTURE_FILES
+    if (lines := parsed_lines(p.read_bytes()))
+    and isinstance(lines[0], dict)
+    and lines[0].get("type") == "session"
+    and js_number(lines[0].get("version", 1) or 1) < 3
 ]
 _QUOTED_ID = re.compile(rb'"([0-9a-f]{8})"')
 

@@ -58,8 +58,11 @@ def test_entries_tree_labels_and_name_as_pi_reads_them(path, pi_open):
     _, entries = plain_entries(path)
     assert len(entries) == len(pi["entryIds"])
     position = {row[0]: index for index, row in enumerate(pi["entryIds"])}
-    texts = [text_of(m) for m in (message_of(entries[position[i]]) for i in pi["branch"])
-             if m is not None and m.get("role") == "user"]
+    texts = [
+        text_of(m)
+        for m in (message_of(entries[position[i]]) for i in pi["branch"])
+        if m is not None and m.get("role") == "user"
+    ]
     texts = [t for t in texts if t]
     assert got.last_prompt == (one_line(texts[-1]) if texts else None)
 

@@ -37,26 +37,39 @@ if TYPE_CHECKING:
 # overwrite or that make it throw; duplicated headers, whose repeated rows pi lays out with the
 # values of one of the copies; and a self-parented entry, which pi's layout pass never reaches
 # in the filter modes that show it (pitui shows it as the root it is).
-NOT_COMPARABLE = {"foreign", "header-id-not-string", "v4-harness", "empty", "message-null", "null-line",
-                  "duplicate-header"}
+NOT_COMPARABLE = {
+    "foreign",
+    "header-id-not-string",
+    "v4-harness",
+    "empty",
+    "message-null",
+    "null-line",
+    "duplicate-header",
+}
 NOT_COMPARABLE_IN = {("self-parent", "all")}
 
 
 def comparable_files() -> list[Path]:
-    fixtures = [p for p in sorted(FIXTURES.glob("*.jsonl"))
-                if p.stem not in NOT_COMPARABLE and "cycle" not in p.stem]
+    fixtures = [p for p in sorted(FIXTURES.glob("*.jsonl")) if p.stem not in NOT_COMPARABLE and "cycle" not in p.stem]
     return DEMO_SESSIONS + fixtures
 
 
-def pitui_render(path: Path, mode: str, home: str, *, leaf: str | None = None, keys: list[str] = (),
-                 label_times: bool = False) -> dict[str, Any]:
+def pitui_render(
+    path: Path, mode: str, home: str, *, leaf: str | None = None, keys: list[str] = (), label_times: bool = False
+) -> dict[str, Any]:
     session = Session.load(str(path))
     if leaf is not None:
         session.leaf_id = leaf
     m = TreeModel(session, filter_mode=mode, home=home, tz=UTC)
     for key in keys:
-        {"\x1b[1;5D": m.fold_or_up, "\x1b[1;5C": m.unfold_or_down, "\x1b[A": m.up, "\x1b[B": m.down,
-         "\x7f": m.backspace, "\x1b": m.clear_query}.get(key, lambda key=key: m.type_text(key))()
+        {
+            "\x1b[1;5D": m.fold_or_up,
+            "\x1b[1;5C": m.unfold_or_down,
+            "\x1b[A": m.up,
+            "\x1b[B": m.down,
+            "\x7f": m.backspace,
+            "\x1b": m.clear_query,
+        }.get(key, lambda key=key: m.type_text(key))()
     if label_times:
         m.toggle_label_times()
     rows = [("› " if i == m.cursor else "  ") + m.row(i).plain for i in range(len(m))]
@@ -66,8 +79,12 @@ def pitui_render(path: Path, mode: str, home: str, *, leaf: str | None = None, k
 def test_rows_match_pi_in_every_filter_mode(oracle: Oracle) -> None:
     files = comparable_files()
     assert len(files) > 30
-    requests = [{"file": str(path), "filter": mode, "width": 100_000, "home": "/home/user"}
-                for path in files for mode in FILTERS if (path.stem, mode) not in NOT_COMPARABLE_IN]
+    requests = [
+        {"file": str(path), "filter": mode, "width": 100_000, "home": "/home/user"}
+        for path in files
+        for mode in FILTERS
+        if (path.stem, mode) not in NOT_COMPARABLE_IN
+    ]
     answers = oracle.tree(requests)
     assert len(answers) == len(requests)
     for request, answer in zip(requests, answers, strict=True):
@@ -90,13 +107,19 @@ def test_random_sessions_and_keys_match_pi(oracle: Oracle, tmp_path: Path) -> No
         path = tmp_path / f"s{seed}.jsonl"
         path.write_bytes(generate_session(seed, rng.randint(5, 300)))
         for mode in FILTERS:
-            keys = rng.choice([
-                [fold], [fold, fold], [up] * rng.randint(1, 30) + [fold, unfold],
-                [down] * rng.randint(1, 30) + [fold, up, fold, unfold, unfold], ["e"], ["the", "\x7f"],
-                [fold, fold, fold, "x", "\x1b"], [up] * rng.randint(1, 9) + [unfold, unfold, unfold],
-            ])
-            requests.append({"file": str(path), "filter": mode, "width": 100_000, "home": "/home/user",
-                             "keys": keys})
+            keys = rng.choice(
+                [
+                    [fold],
+                    [fold, fold],
+                    [up] * rng.randint(1, 30) + [fold, unfold],
+                    [down] * rng.randint(1, 30) + [fold, up, fold, unfold, unfold],
+                    ["e"],
+                    ["the", "\x7f"],
+                    [fold, fold, fold, "x", "\x1b"],
+                    [up] * rng.randint(1, 9) + [unfold, unfold, unfold],
+                ]
+            )
+            requests.append({"file": str(path), "filter": mode, "width": 100_000, "home": "/home/user", "keys": keys})
     for request, answer in zip(requests, oracle.tree(requests), strict=True):
         mine = pitui_render(Path(request["file"]), request["filter"], request["home"], keys=request["keys"])
         assert mine == answer, request
@@ -108,17 +131,27 @@ def test_golden_session_matches_pi(oracle: Oracle, tmp_path: Path) -> None:
     other = branching().write(tmp_path / "branching.jsonl")
     fold, unfold, up = "\x1b[1;5D", "\x1b[1;5C", "\x1b[A"
     scenarios = [
-        (path, "a6", []), (path, "a6", [fold, fold, fold, fold]), (path, "a6", [fold, fold, up, up, up, fold]),
-        (path, "a6", [unfold, unfold]), (path, None, ["a", "p", "p"]), (path, "a6", ["user", fold, "\x7f"]),
-        (path, "l2", []), (other, None, [fold, fold, fold, unfold, unfold, unfold]),
+        (path, "a6", []),
+        (path, "a6", [fold, fold, fold, fold]),
+        (path, "a6", [fold, fold, up, up, up, fold]),
+        (path, "a6", [unfold, unfold]),
+        (path, None, ["a", "p", "p"]),
+        (path, "a6", ["user", fold, "\x7f"]),
+        (path, "l2", []),
+        (other, None, [fold, fold, fold, unfold, unfold, unfold]),
         (other, "a4a", [up, up, up, up, up, up, up, up, up, up, fold, unfold, unfold]),
     ]
     requests, mine = [], []
     for file, leaf, keys in scenarios:
         for mode in FILTERS:
             for label_times in (False, True):
-                request: dict[str, Any] = {"file": str(file), "filter": mode, "width": 100_000, "home": HOME,
-                                           "keys": keys + (["T"] if label_times else [])}
+                request: dict[str, Any] = {
+                    "file": str(file),
+                    "filter": mode,
+                    "width": 100_000,
+                    "home": HOME,
+                    "keys": keys + (["T"] if label_times else []),
+                }
                 if leaf is not None:
                     request["leaf"] = leaf
                 requests.append(request)
@@ -128,14 +161,19 @@ def test_golden_session_matches_pi(oracle: Oracle, tmp_path: Path) -> None:
         assert rendered == answer, request
 
 
-
 def test_duplicated_ids_that_tie_the_tree_into_a_loop_still_lay_out(tmp_path: Path) -> None:
     """pi's getTree never returns on this file (A's second copy is a root, the first hangs under C,
     and C under B under A): the loop is cut where it closes, and every entry is shown once."""
     from devkit.builder import header, msg, write
 
-    path = write(tmp_path / "loop.jsonl", header(),
-                 msg("A", "C", n=1), msg("A", None, n=2), msg("B", "A", "assistant", n=3), msg("C", "B", n=4))
+    path = write(
+        tmp_path / "loop.jsonl",
+        header(),
+        msg("A", "C", n=1),
+        msg("A", None, n=2),
+        msg("B", "A", "assistant", n=3),
+        msg("C", "B", n=4),
+    )
     session = Session.load(str(path))
     model = TreeModel(session, filter_mode="all")
     texts = [model.row(row).plain for row in range(len(model))]
@@ -149,11 +187,28 @@ def test_duplicated_ids_that_tie_the_tree_into_a_loop_still_lay_out(tmp_path: Pa
 APPENDS = [
     # (kind, fields) appended in a chain under the leaf: what pi writes on, and what pitui's
     # label and rename write.
-    ("message", {"message": {"role": "assistant", "content": [{"type": "toolCall", "id": "k1", "name": "read",
-                                                                "arguments": {"path": "/x"}}],
-                             "stopReason": "toolUse"}}),
-    ("message", {"message": {"role": "toolResult", "toolCallId": "k1", "toolName": "read",
-                             "content": [{"type": "text", "text": "ok"}], "isError": False}}),
+    (
+        "message",
+        {
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "toolCall", "id": "k1", "name": "read", "arguments": {"path": "/x"}}],
+                "stopReason": "toolUse",
+            }
+        },
+    ),
+    (
+        "message",
+        {
+            "message": {
+                "role": "toolResult",
+                "toolCallId": "k1",
+                "toolName": "read",
+                "content": [{"type": "text", "text": "ok"}],
+                "isError": False,
+            }
+        },
+    ),
     ("label", {"targetId": "u1", "label": "grown"}),
     ("session_info", {"name": "grown name"}),
     ("message", {"message": {"role": "user", "content": "a question typed later"}}),
@@ -165,14 +220,13 @@ APPENDS = [
 @pytest.mark.parametrize(("appended", "one_by_one"), [(1, False), (2, True), (5, False), (5, True)])
 @pytest.mark.parametrize("fold", [False, True], ids=["open", "folded"])
 def test_an_append_below_the_leaf_is_spliced_in_as_a_fresh_build_lays_it_out(
-        tmp_path: Path, monkeypatch, build: Any, filter_mode: str, appended: int, one_by_one: bool,
-        fold: bool) -> None:
+    tmp_path: Path, monkeypatch, build: Any, filter_mode: str, appended: int, one_by_one: bool, fold: bool
+) -> None:
     path = build().write(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     m = model(session, filter_mode=filter_mode)
     folded = None
     for row in range(len(m) if fold else 0):  # a fold (the first that can be made), kept
-
         m.select_row(row)
         m.fold()
         if m.is_folded(m.cursor):
@@ -188,8 +242,10 @@ def test_an_append_below_the_leaf_is_spliced_in_as_a_fresh_build_lays_it_out(
         with path.open("ab") as handle:
             for n in batch:
                 kind, fields = APPENDS[n]
-                handle.write(orjson.dumps({"type": kind, "id": f"g{n}", "parentId": parent,
-                                           "timestamp": ts(200 + n), **fields}) + b"\n")
+                handle.write(
+                    orjson.dumps({"type": kind, "id": f"g{n}", "parentId": parent, "timestamp": ts(200 + n), **fields})
+                    + b"\n"
+                )
                 parent = f"g{n}"
         assert session.refresh() == len(batch)
         m.update()
@@ -212,8 +268,18 @@ def test_an_append_that_is_not_below_the_leaf_builds_the_tree_again(tmp_path: Pa
     session = Session.load(str(path))
     m = model(session)
     with path.open("ab") as handle:  # under an earlier entry: the active branch changes
-        handle.write(orjson.dumps({"type": "message", "id": "x1", "parentId": "a2", "timestamp": ts(300),
-                                   "message": {"role": "user", "content": "elsewhere"}}) + b"\n")
+        handle.write(
+            orjson.dumps(
+                {
+                    "type": "message",
+                    "id": "x1",
+                    "parentId": "a2",
+                    "timestamp": ts(300),
+                    "message": {"role": "user", "content": "elsewhere"},
+                }
+            )
+            + b"\n"
+        )
     session.refresh()
     m.update()
     fresh = model(Session.load(str(path)), selected_id=m.selected_id)

@@ -28,8 +28,9 @@ SIZE = (120, 36)  # the session view's terminal in pilot and snapshot tests
 # -- the picker ------------------------------------------------------------------------------------
 
 
-def picker_app(agent_dir: str | Path, cwd: str, tmp_path: Path, *, now: float = DEMO_NOW, watch: bool = False,
-               **kwargs: Any) -> PituiApp:
+def picker_app(
+    agent_dir: str | Path, cwd: str, tmp_path: Path, *, now: float = DEMO_NOW, watch: bool = False, **kwargs: Any
+) -> PituiApp:
     """The app on the picker of ``agent_dir``, its cache in ``tmp_path``, the clock at ``now``."""
     catalog = Catalog(str(agent_dir), cache_dir=str(tmp_path / "cache"))
     return PituiApp(cwd=cwd, agent_dir=str(agent_dir), now=lambda: now, watch=watch, catalog=catalog, **kwargs)
@@ -86,8 +87,9 @@ def view_app(path: Path | str, tmp_path: Path, *, watch: bool = False) -> PituiA
     agent = tmp_path / "agent"
     agent.mkdir(exist_ok=True)
     catalog = Catalog(str(agent), cache_dir=str(tmp_path / "cache"))
-    return PituiApp(cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), now=lambda: DEMO_NOW,
-                    watch=watch, catalog=catalog)
+    return PituiApp(
+        cwd=str(tmp_path), agent_dir=str(agent), open_path=str(path), now=lambda: DEMO_NOW, watch=watch, catalog=catalog
+    )
 
 
 def screen_of(app: PituiApp) -> SessionScreen:
@@ -98,8 +100,14 @@ def screen_of(app: PituiApp) -> SessionScreen:
 
 async def opened(pilot: Pilot[Any]) -> SessionScreen:
     """Wait until the session view shows its session's conversation; the screen."""
-    await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen) and pilot.app.screen.session is not None
-                and pilot.app.screen.query_one(ConversationView).items)
+    await until(
+        pilot,
+        lambda: (
+            isinstance(pilot.app.screen, SessionScreen)
+            and pilot.app.screen.session is not None
+            and pilot.app.screen.query_one(ConversationView).items
+        ),
+    )
     return screen_of(pilot.app)  # type: ignore[arg-type]
 
 

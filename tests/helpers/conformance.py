@@ -235,10 +235,7 @@ def first_difference(ours: Any, theirs: Any, where: str = "") -> str | None:
             n = min(len(ours), len(theirs))
             rest = ours[n:] if len(ours) > n else theirs[n:]
             who = "pitui" if len(ours) > n else "pi"
-            return (
-                f"{at}: pitui has {len(ours)} items, pi {len(theirs)}; "
-                f"first extra in {who}: [{n}] {_short(rest[0])}"
-            )
+            return f"{at}: pitui has {len(ours)} items, pi {len(theirs)}; first extra in {who}: [{n}] {_short(rest[0])}"
         return None
     if _kind(ours) != _kind(theirs) or ours != theirs:
         return f"{at}: pitui {_short(ours)} != pi {_short(theirs)}"
@@ -295,9 +292,7 @@ def newer_rule_probe(data: bytes) -> bytes | None:
             entry = json.loads(line.decode("utf-8"))
         except (ValueError, RecursionError):
             continue
-        if isinstance(entry, dict) and entry.get("type") == "compaction" and _js_truthy(
-            entry.get("retainedTail")
-        ):
+        if isinstance(entry, dict) and entry.get("type") == "compaction" and _js_truthy(entry.get("retainedTail")):
             entry.pop("firstKeptEntryId", None)
             try:
                 lines[i] = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()

@@ -41,15 +41,19 @@ def assistant(entry_id: str, *parts: Any, **fields: Any) -> AssistantMessage:
 
 def chat(count: int) -> list[Item]:
     """``count`` alternating user and assistant messages, ``m000``, ``m001``..."""
-    return [user(f"m{n:03d}", f"message {n}") if n % 2 == 0 else assistant(f"m{n:03d}", f"answer {n}")
-            for n in range(count)]
+    return [
+        user(f"m{n:03d}", f"message {n}") if n % 2 == 0 else assistant(f"m{n:03d}", f"answer {n}") for n in range(count)
+    ]
 
 
 EVERY_KIND: list[Item] = [
     UserMessage("u1", (TextPart("Why do cache entries never expire?"), ImagePart("image/png", 12_300))),
-    assistant("a1", ThinkingPart("The TTL logic is in the cache module.\nRead it first."),
-              "I'll **read** the cache module.",
-              ToolCallPart("call1", "read", {"path": "src/cache.py"})),
+    assistant(
+        "a1",
+        ThinkingPart("The TTL logic is in the cache module.\nRead it first."),
+        "I'll **read** the cache module.",
+        ToolCallPart("call1", "read", {"path": "src/cache.py"}),
+    ),
     ToolResult("t1", "read", (TextPart(OUTPUT),), tool_call_id="call1"),
     ToolResult("t2", "edit", (TextPart("oldText not found"),), is_error=True),
     BashExecution("b1", "pytest -q", "3 failed, 9 passed\n", exit_code=1, truncated=True),
@@ -62,8 +66,9 @@ REPLACED: dict[Any, list[Item]] = {"k1": [user("r1", "the first question"), assi
 
 
 class ViewApp(App[None]):
-    def __init__(self, items: list[Item] | None = None, *, anchor: Any = None,
-                 replaced: dict[Any, list[Item]] | None = None) -> None:
+    def __init__(
+        self, items: list[Item] | None = None, *, anchor: Any = None, replaced: dict[Any, list[Item]] | None = None
+    ) -> None:
         super().__init__()
         self.initial = items or []
         self.anchor = anchor

@@ -13,8 +13,14 @@ from textual.pilot import Pilot
 WATCH_GROUP = "picker-watch"
 
 
-async def until(pilot: Pilot[Any], condition: Callable[[], Any], timeout: float = 10.0, *,
-                poke: Callable[[], Any] | None = None, poke_every: float = 1.0) -> None:
+async def until(
+    pilot: Pilot[Any],
+    condition: Callable[[], Any],
+    timeout: float = 10.0,
+    *,
+    poke: Callable[[], Any] | None = None,
+    poke_every: float = 1.0,
+) -> None:
     """Let the app run until ``condition`` holds (workers and file watching take real time).
 
     ``poke()`` is called every ``poke_every`` seconds while waiting: a change made before a file

@@ -20,7 +20,7 @@ BASE = SessionPreview(
     cwd="/home/user/projects/weatherapp",
     name="Cache: clear command and --no-cache",
     parent_session="/home/user/.pi/agent/sessions/--home-user-projects-weatherapp--/"
-                   "2026-03-16T08-41-17-303Z_019cf5ce-80f7-794c-8c76-db8cd8dcb35f.jsonl",
+    "2026-03-16T08-41-17-303Z_019cf5ce-80f7-794c-8c76-db8cd8dcb35f.jsonl",
     created=NOW - 3 * DAY,
     modified=NOW - 2 * HOUR,
     entries=58,

@@ -14,8 +14,17 @@ KIT_NOW = 1735689600000.0 + 3 * 3600 * 1000  # three hours after devkit.builder'
 CWD = "/home/me/proj"
 
 
-def session(folder: Path, name: str, text: str, *, n: int = 0, title: str | None = None, parent: Path | None = None,
-            cwd: str = CWD, messages: int = 1) -> Path:
+def session(
+    folder: Path,
+    name: str,
+    text: str,
+    *,
+    n: int = 0,
+    title: str | None = None,
+    parent: Path | None = None,
+    cwd: str = CWD,
+    messages: int = 1,
+) -> Path:
     """A session file: ``messages`` user messages starting with ``text``, an optional name."""
     folder.mkdir(parents=True, exist_ok=True)
     extra = {"parentSession": str(parent)} if parent else {}
@@ -51,10 +60,17 @@ def family(folder: Path) -> dict[str, Path]:
 def worked_session(path: Path) -> Path:
     """u1 → a1 (reads, edits, runs a failing command) → r1 → a2 → u2 → a3 (writes) → r2 → a4 (leaf)."""
     return write(
-        path, header(),
+        path,
+        header(),
         msg("u1", None, "user", "Fix the flaky test in tests/test_io.py", n=1),
-        assistant("a1", "u1", 2, call("c1", "read", path="src/io.py"), call("c2", "edit", path="src/io.py"),
-                  call("c3", "bash", command="pytest -q tests/test_io.py")),
+        assistant(
+            "a1",
+            "u1",
+            2,
+            call("c1", "read", path="src/io.py"),
+            call("c2", "edit", path="src/io.py"),
+            call("c3", "bash", command="pytest -q tests/test_io.py"),
+        ),
         result("r1", "a1", 3, "c3", "bash", "1 failed\nAssertionError: timeout", error=True),
         assistant("a2", "r1", 4, text="The retry loop was off by one.", stop="stop"),
         msg("u2", "a2", "user", "Now add a changelog entry", n=5),

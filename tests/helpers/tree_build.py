@@ -35,8 +35,9 @@ class Build:
     """Entries with readable ids, each a second after the previous one."""
 
     def __init__(self) -> None:
-        self.lines: list[dict[str, Any]] = [{"type": "session", "version": 3, "id": "s", "timestamp": ts(0),
-                                              "cwd": HOME}]
+        self.lines: list[dict[str, Any]] = [
+            {"type": "session", "version": 3, "id": "s", "timestamp": ts(0), "cwd": HOME}
+        ]
 
     def add(self, kind: str, eid: str, parent: str | None, **fields: Any) -> str:
         self.lines.append({"type": kind, "id": eid, "parentId": parent, "timestamp": ts(len(self.lines)), **fields})
@@ -48,18 +49,34 @@ class Build:
     def user(self, eid: str, parent: str | None, text: str) -> str:
         return self.message(eid, parent, "user", content=text)
 
-    def assistant(self, eid: str, parent: str | None, text: str | None = None, *, calls: list[Any] = (),
-                  stop: str = "stop", **fields: Any) -> str:
+    def assistant(
+        self,
+        eid: str,
+        parent: str | None,
+        text: str | None = None,
+        *,
+        calls: list[Any] = (),
+        stop: str = "stop",
+        **fields: Any,
+    ) -> str:
         content: list[Any] = [{"type": "thinking", "thinking": "hmm"}]
         if text is not None:
             content.append({"type": "text", "text": text})
         content += [{"type": "toolCall", "id": cid, "name": name, "arguments": args} for cid, name, args in calls]
-        return self.message(eid, parent, "assistant", content=content, stopReason="toolUse" if calls else stop,
-                            **fields)
+        return self.message(
+            eid, parent, "assistant", content=content, stopReason="toolUse" if calls else stop, **fields
+        )
 
     def result(self, eid: str, parent: str | None, call: str, tool: str, output: str = "ok") -> str:
-        return self.message(eid, parent, "toolResult", toolCallId=call, toolName=tool,
-                            content=[{"type": "text", "text": output}], isError=False)
+        return self.message(
+            eid,
+            parent,
+            "toolResult",
+            toolCallId=call,
+            toolName=tool,
+            content=[{"type": "text", "text": output}],
+            isError=False,
+        )
 
     def label(self, eid: str, parent: str | None, target: str, label: str | None) -> str:
         fields = {"targetId": target} | ({"label": label} if label is not None else {})
@@ -89,9 +106,14 @@ def approaches() -> Build:
     b.add("model_change", "mc", "a1", provider="anthropic", modelId="claude-sonnet-4-5")
     b.add("thinking_level_change", "tl", "mc", thinkingLevel="high")
     b.user("u2", "tl", "Let's try approach A")
-    b.assistant("a2", "u2", calls=[("c1", "read", {"path": f"{HOME}/x/file.ts", "offset": 10, "limit": 20}),
-                                   ("c2", "bash", {"command": "ls -la && echo something very long that goes beyond"
-                                                              " fifty characters"})])
+    b.assistant(
+        "a2",
+        "u2",
+        calls=[
+            ("c1", "read", {"path": f"{HOME}/x/file.ts", "offset": 10, "limit": 20}),
+            ("c2", "bash", {"command": "ls -la && echo something very long that goes beyond fifty characters"}),
+        ],
+    )
     b.result("tr1", "a2", "c1", "read", "line 10\nline 11")
     b.result("tr2", "tr1", "c2", "bash", "total 0")
     b.assistant("a3", "tr2", "For approach A...")

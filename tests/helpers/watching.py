@@ -9,8 +9,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-async def armed(events: AsyncIterator[T], poke: Callable[[], Any], *, every: float = 0.2,
-                timeout: float = 10.0) -> T:
+async def armed(events: AsyncIterator[T], poke: Callable[[], Any], *, every: float = 0.2, timeout: float = 10.0) -> T:
     """Call ``poke()`` (a harmless change the watch reports: touch a file, write the same bytes
     again) every ``every`` seconds until ``events`` yields; that first event. The watch is armed
     from then on, however long it took to start on a loaded machine."""

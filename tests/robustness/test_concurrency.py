@@ -84,8 +84,13 @@ PI_WRITER = textwrap.dedent("""
 
 
 def run(script: str, *args: Any, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", script, *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def finish(proc: subprocess.Popen[str]) -> Any:
@@ -191,7 +196,8 @@ def test_listing_while_others_write_create_and_trash(tmp_path: Path):
     cached.close()
     with Catalog(agent_dir=str(tmp_path / "agent"), cache_dir=str(tmp_path / "fresh"), workers=0) as fresh:
         assert [(i.path, i.message_count, i.first_message) for i in final] == [
-            (i.path, i.message_count, i.first_message) for i in fresh.list_dir(str(folder))]
+            (i.path, i.message_count, i.first_message) for i in fresh.list_dir(str(folder))
+        ]
     trashed = {name for d in done for name in d["trashed"]}
     expected = {f"s{i}" for i in range(20)} | {sid for d in done for sid in d["created"]}
     assert {i.id for i in final} == {sid for sid in expected if f"{sid}.jsonl" not in trashed}

@@ -75,8 +75,12 @@ FAULTS = {
     "I/O error after a few bytes": {"write": failing_write(errno.EIO, after=1)},
     "I/O error on fsync": {"fsync": failing_fsync},
 }
-ERRNO = {"disk full at once": errno.ENOSPC, "disk full after a few bytes": errno.ENOSPC,
-         "I/O error after a few bytes": errno.EIO, "I/O error on fsync": errno.EIO}
+ERRNO = {
+    "disk full at once": errno.ENOSPC,
+    "disk full after a few bytes": errno.ENOSPC,
+    "I/O error after a few bytes": errno.EIO,
+    "I/O error on fsync": errno.EIO,
+}
 
 APPENDS: dict[str, Callable[[str], Any]] = {
     "label": lambda path: actions.set_label(path, "a0000001", "important"),
@@ -105,8 +109,9 @@ def faulty(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
 @pytest.mark.parametrize("torn", [False, True], ids=["whole last line", "torn last line"])
 @pytest.mark.parametrize("fault", list(FAULTS))
 @pytest.mark.parametrize("action", list(APPENDS))
-def test_a_failed_append_leaves_the_file_as_it_was(tmp_path: Path, faulty: Callable[[str], None], action: str,
-                                                   fault: str, torn: bool, monkeypatch: pytest.MonkeyPatch):
+def test_a_failed_append_leaves_the_file_as_it_was(
+    tmp_path: Path, faulty: Callable[[str], None], action: str, fault: str, torn: bool, monkeypatch: pytest.MonkeyPatch
+):
     path = linear(tmp_path / "s.jsonl")
     if torn:  # the append would start with a newline: that too must go
         path.write_bytes(path.read_bytes() + b'{"type":"message","id":"torn"')
@@ -122,11 +127,11 @@ def test_a_failed_append_leaves_the_file_as_it_was(tmp_path: Path, faulty: Calla
     APPENDS[action](str(path))
     assert len(path.read_bytes().splitlines()) == len(before["s.jsonl"].splitlines()) + 1
     assert all(p.reason.startswith("skipped") for p in Session.load(str(path)).problems) and (
-        len(Session.load(str(path)).problems) == int(torn))
+        len(Session.load(str(path)).problems) == int(torn)
+    )
 
 
-def test_a_failed_append_keeps_what_another_writer_appended_after_it(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch):
+def test_a_failed_append_keeps_what_another_writer_appended_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The undo cuts only the bytes this append wrote, and only while they are the end of the
     file: a line pi appended after them is not cut (it shares a line with the torn start of
     ours, which readers then skip and report: nothing can be done about that afterwards)."""
@@ -151,8 +156,9 @@ def test_a_failed_append_keeps_what_another_writer_appended_after_it(tmp_path: P
 
 @pytest.mark.parametrize("fault", list(FAULTS))
 @pytest.mark.parametrize("action", ["fork", "clone"])
-def test_a_failed_fork_or_clone_leaves_no_half_file(tmp_path: Path, faulty: Callable[[str], None], action: str,
-                                                    fault: str):
+def test_a_failed_fork_or_clone_leaves_no_half_file(
+    tmp_path: Path, faulty: Callable[[str], None], action: str, fault: str
+):
     path = linear(tmp_path / "s.jsonl")
     before = snapshot(tmp_path)
     faulty(fault)
@@ -165,9 +171,11 @@ def test_a_failed_fork_or_clone_leaves_no_half_file(tmp_path: Path, faulty: Call
 
 @pytest.mark.parametrize("fault", list(FAULTS))
 def test_a_failed_first_write_to_an_old_file_leaves_it_and_the_trash_as_they_were(
-        tmp_path: Path, faulty: Callable[[str], None], fault: str):
+    tmp_path: Path, faulty: Callable[[str], None], fault: str
+):
     v1 = [header(version=None)] + [
-        {"type": "message", "timestamp": ts(i), "message": {"role": "user", "content": f"m{i}"}} for i in range(3)]
+        {"type": "message", "timestamp": ts(i), "message": {"role": "user", "content": f"m{i}"}} for i in range(3)
+    ]
     path = write(tmp_path / f"old-{tmp_path.name}.jsonl", *v1)
     before = snapshot(tmp_path)
     trashed = sorted(os.listdir(trash_dir() / "files")) if (trash_dir() / "files").exists() else []
@@ -179,8 +187,9 @@ def test_a_failed_first_write_to_an_old_file_leaves_it_and_the_trash_as_they_wer
     assert (sorted(os.listdir(trash_dir() / "files")) if (trash_dir() / "files").exists() else []) == trashed
 
 
-def test_the_command_line_says_the_disk_is_full_without_a_traceback(tmp_path: Path, faulty: Callable[[str], None],
-                                                                   capsys: pytest.CaptureFixture[str]):
+def test_the_command_line_says_the_disk_is_full_without_a_traceback(
+    tmp_path: Path, faulty: Callable[[str], None], capsys: pytest.CaptureFixture[str]
+):
     path = linear(tmp_path / "s.jsonl")
     before = snapshot(tmp_path)
     faulty("disk full after a few bytes")
@@ -224,10 +233,11 @@ def test_a_read_only_folder_refuses_a_fork_but_takes_an_append(tmp_path: Path):
 
 
 @NOT_AS_ROOT
-@pytest.mark.parametrize("command", [["label", "a0000001", "x"], ["rename", "x"], ["branch", "a0000001"],
-                                     ["branch", "a0000001", "--summary", "s"]])
-def test_the_command_line_on_a_read_only_file(tmp_path: Path, command: list[str],
-                                              capsys: pytest.CaptureFixture[str]):
+@pytest.mark.parametrize(
+    "command",
+    [["label", "a0000001", "x"], ["rename", "x"], ["branch", "a0000001"], ["branch", "a0000001", "--summary", "s"]],
+)
+def test_the_command_line_on_a_read_only_file(tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]):
     path = linear(tmp_path / "s.jsonl")
     path.chmod(0o444)
     before = snapshot(tmp_path)
@@ -248,11 +258,13 @@ def refuse_open(path: Path) -> Callable[..., int]:
     return open_
 
 
-@pytest.mark.parametrize("command", [["label", "a0000001", "x"], ["rename", "x"], ["branch", "a0000001"],
-                                     ["branch", "a0000001", "--summary", "s"]])
-def test_the_command_line_on_a_file_it_may_not_write(tmp_path: Path, command: list[str],
-                                                     monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]):
+@pytest.mark.parametrize(
+    "command",
+    [["label", "a0000001", "x"], ["rename", "x"], ["branch", "a0000001"], ["branch", "a0000001", "--summary", "s"]],
+)
+def test_the_command_line_on_a_file_it_may_not_write(
+    tmp_path: Path, command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     """The same as a read-only file, with the refusal made by hand: it runs as root too."""
     path = linear(tmp_path / "s.jsonl")
     before = snapshot(tmp_path)
@@ -263,8 +275,9 @@ def test_the_command_line_on_a_file_it_may_not_write(tmp_path: Path, command: li
     assert snapshot(tmp_path) == before
 
 
-def test_a_folder_it_may_not_write_refuses_a_fork_and_says_where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                 capsys: pytest.CaptureFixture[str]):
+def test_a_folder_it_may_not_write_refuses_a_fork_and_says_where(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     path = linear(tmp_path / "s.jsonl")
     before = snapshot(tmp_path)
 
@@ -286,8 +299,9 @@ def test_a_folder_it_may_not_write_refuses_a_fork_and_says_where(tmp_path: Path,
 def sessions_folder(tmp_path: Path, count: int = 3) -> list[Path]:
     folder = tmp_path / "proj"
     folder.mkdir()
-    return [write(folder / f"s{i}.jsonl", header(id=f"id-{i}"), msg("a", None, text=f"hello {i}"))
-            for i in range(count)]
+    return [
+        write(folder / f"s{i}.jsonl", header(id=f"id-{i}"), msg("a", None, text=f"hello {i}")) for i in range(count)
+    ]
 
 
 def listing(folder: Path) -> tuple[list[str], dict[str, str]]:
@@ -318,8 +332,9 @@ def test_a_file_that_vanishes_while_listing_is_reported(tmp_path: Path, monkeypa
 
 
 @pytest.mark.parametrize("replacement", [b"my notes\n", lines(header(id="other"), msg("b", None, text="new"))])
-def test_a_file_replaced_while_listing_is_listed_as_it_now_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                              replacement: bytes):
+def test_a_file_replaced_while_listing_is_listed_as_it_now_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replacement: bytes
+):
     files = sessions_folder(tmp_path)
     victim = str(files[1])
     done = []
@@ -356,7 +371,8 @@ def test_a_file_that_vanishes_before_it_is_read(tmp_path: Path, monkeypatch: pyt
 
 
 def test_a_file_replaced_while_it_is_read_is_read_whole_as_it_was_then_refresh_says_so(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     path = linear(tmp_path / "s.jsonl")
     original = path.read_bytes()
 
@@ -390,7 +406,8 @@ def test_a_file_cut_short_while_followed_must_be_read_again(tmp_path: Path):
 
 @pytest.mark.parametrize("replace", [False, True], ids=["vanishes", "is replaced"])
 def test_a_preview_of_a_file_that_vanishes_or_is_replaced_between_stat_and_open(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replace: bool):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replace: bool
+):
     path = linear(tmp_path / "s.jsonl")
 
     def open_(name: Any, *args: Any, **kwargs: Any) -> int:
@@ -419,7 +436,8 @@ def test_a_session_folder_that_is_a_symlink_loop_is_reported(tmp_path: Path):
     with Catalog(agent_dir=str(tmp_path / "agent"), cache_dir=str(tmp_path / "cache")) as cat:
         assert cat.list_dir(str(loop)) == []
         assert [(p.path, p.reason) for p in cat.problems] == [
-            (str(loop), "the folder cannot be read: Too many levels of symbolic links")]
+            (str(loop), "the folder cannot be read: Too many levels of symbolic links")
+        ]
 
 
 def test_a_session_file_that_is_a_symlink_loop_is_reported_and_the_rest_listed(tmp_path: Path):
@@ -429,8 +447,10 @@ def test_a_session_file_that_is_a_symlink_loop_is_reported_and_the_rest_listed(t
     (folder / "b.jsonl").symlink_to(folder / "a.jsonl")
     ids, problems = listing(folder)
     assert sorted(ids) == ["id-0", "id-1"]
-    assert problems == {"a.jsonl": "the file cannot be read: Too many levels of symbolic links",
-                        "b.jsonl": "the file cannot be read: Too many levels of symbolic links"}
+    assert problems == {
+        "a.jsonl": "the file cannot be read: Too many levels of symbolic links",
+        "b.jsonl": "the file cannot be read: Too many levels of symbolic links",
+    }
     with pytest.raises(OSError) as caught:
         Session.load(str(folder / "a.jsonl"))
     assert caught.value.errno == errno.ELOOP
@@ -474,8 +494,12 @@ def test_a_50_mb_line_is_read_or_skipped_and_the_rest_is_intact(tmp_path: Path, 
     else:
         huge = orjson.dumps(msg("huge0001", "a0000001", "user", "x" * FIFTY_MB, n=5))
     path = tmp_path / "s.jsonl"
-    path.write_bytes(lines(header(), msg("a0000000", None, n=0), msg("a0000001", "a0000000", "assistant", n=1))
-                     + huge + b"\n" + lines(msg("a0000002", "a0000001", n=2), msg("a0000003", "a0000002", n=3)))
+    path.write_bytes(
+        lines(header(), msg("a0000000", None, n=0), msg("a0000001", "a0000000", "assistant", n=1))
+        + huge
+        + b"\n"
+        + lines(msg("a0000002", "a0000001", n=2), msg("a0000003", "a0000002", n=3))
+    )
     loaded = Session.load(str(path))
     found = session_preview(str(path), use_cache=False)
     with Catalog(agent_dir=str(tmp_path / "agent"), cache_dir=str(tmp_path / "cache")) as cat:
@@ -508,7 +532,8 @@ def check_huge_sparse_file(tmp_path: Path, size: int) -> None:
     loaded = Session.load(str(path))
     assert [e.id for e in loaded.entries] == ["a0000000", "a0000001"]
     assert [(p.line, p.reason) for p in loaded.problems] == [
-        (4, "skipped: an incomplete last line (still being written?)")]
+        (4, "skipped: an incomplete last line (still being written?)")
+    ]
     del loaded
     found = session_preview(str(path), use_cache=False)
     assert (found.entries, found.skipped_lines, found.leaf_id) == (2, 1, "a0000001")
@@ -557,8 +582,13 @@ def test_a_huge_line_of_nul_bytes_costs_no_more_than_twice_its_size(tmp_path: Pa
     folder.mkdir()
     size = 64 << 20
     sparse_session(folder / "big.jsonl", size)
-    probe = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(folder / "big.jsonl"), reader,
-                            str(tmp_path / "scratch")], capture_output=True, text=True, timeout=300, check=False)
+    probe = subprocess.run(
+        [sys.executable, "-c", MEMORY_PROBE, str(folder / "big.jsonl"), reader, str(tmp_path / "scratch")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert probe.returncode == 0, probe.stderr
     assert int(probe.stdout) < 2.5 * size
 

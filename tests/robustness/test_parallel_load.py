@@ -20,13 +20,23 @@ from pitui.store.reader import Session
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the parallel read forks (Linux only)")
 
-HEADER = {"type": "session", "version": 3, "id": "019c1159-7000-70ed-8ae1-96c124638736",
-          "timestamp": "2026-01-31T00:00:00.000Z", "cwd": "/tmp/p"}
+HEADER = {
+    "type": "session",
+    "version": 3,
+    "id": "019c1159-7000-70ed-8ae1-96c124638736",
+    "timestamp": "2026-01-31T00:00:00.000Z",
+    "cwd": "/tmp/p",
+}
 
 
 def _entry(i: int, parent: str | None, **extra: Any) -> dict[str, Any]:
-    return {"type": "message", "id": f"{i:08x}", "parentId": parent,
-            "timestamp": f"2026-01-31T00:{i // 60 % 60:02d}:{i % 60:02d}.000Z", **extra}
+    return {
+        "type": "message",
+        "id": f"{i:08x}",
+        "parentId": parent,
+        "timestamp": f"2026-01-31T00:{i // 60 % 60:02d}:{i % 60:02d}.000Z",
+        **extra,
+    }
 
 
 def _lines(count: int) -> list[bytes]:
@@ -47,21 +57,37 @@ def _lines(count: int) -> list[bytes]:
         elif kind == 13:
             out.append(b"   \t ")  # blank
         elif kind == 17:
-            out.append(b'{"type":"label","id":"L%d","parentId":"%s","targetId":"%s","label":"x%d"}   '
-                       % (i, (parent or "").encode(), (parent or "").encode(), i))  # trailing spaces
+            out.append(
+                b'{"type":"label","id":"L%d","parentId":"%s","targetId":"%s","label":"x%d"}   '
+                % (i, (parent or "").encode(), (parent or "").encode(), i)
+            )  # trailing spaces
         elif kind == 19:
             out.append(b'{"type":"custom","id":["array"],"parentId":null}')  # an id no Map key equals
         elif kind == 23:
-            out.append(b'{"type":"custom","id":"big%d","parentId":"%s","n":123456789012345678901234567890}'
-                       % (i, (parent or "").encode()))  # an integer orjson refuses
+            out.append(
+                b'{"type":"custom","id":"big%d","parentId":"%s","n":123456789012345678901234567890}'
+                % (i, (parent or "").encode())
+            )  # an integer orjson refuses
         elif kind == 29:
             out.append(b'{"type":"custom","id":"s%d","parentId":null,"t":"\\ud800"}' % i)  # a lone surrogate
         elif kind == 31 and parent:
             out.append(json.dumps(_entry(i, parent)).encode().replace(b'"type":"message"', b'"type":"model_change"'))
         elif kind == 2:
-            out.append(json.dumps(_entry(i, parent, message={
-                "role": "assistant", "provider": "p", "model": "m", "stopReason": "toolUse",
-                "content": [{"type": "thinking", "thinking": "hm"}, {"type": "toolCall", "id": "c"}]})).encode())
+            out.append(
+                json.dumps(
+                    _entry(
+                        i,
+                        parent,
+                        message={
+                            "role": "assistant",
+                            "provider": "p",
+                            "model": "m",
+                            "stopReason": "toolUse",
+                            "content": [{"type": "thinking", "thinking": "hm"}, {"type": "toolCall", "id": "c"}],
+                        },
+                    )
+                ).encode()
+            )
         elif kind == 4:
             out.append(json.dumps(_entry(i, parent, message={"role": "assistant", "content": "hello"})).encode())
         elif kind == 6:
@@ -86,13 +112,38 @@ def _read(path: Path, *, parallel: int | None, monkeypatch: pytest.MonkeyPatch) 
 
 
 def _signature(s: Session) -> Any:
-    entries = [(e.line, e.offset, e.length, e.type, repr(e.id) if not isinstance(e.id, str) else e.id,
-                repr(e.parent_id), e.timestamp, e.role, e.provider_model, e.textless, e._data is None, e.data)
-               for e in s.entries]
-    return (entries, s.problems, s.leaf_id, s.unparsed, s.read_upto, s.next_line, s.torn_line, s.header,
-            s.header_offset, dict(s.labels), s.original_version,
-            [e.id for e in s.tree().roots if isinstance(e.id, str)],
-            [e.id for e in s.path_to()])
+    entries = [
+        (
+            e.line,
+            e.offset,
+            e.length,
+            e.type,
+            repr(e.id) if not isinstance(e.id, str) else e.id,
+            repr(e.parent_id),
+            e.timestamp,
+            e.role,
+            e.provider_model,
+            e.textless,
+            e._data is None,
+            e.data,
+        )
+        for e in s.entries
+    ]
+    return (
+        entries,
+        s.problems,
+        s.leaf_id,
+        s.unparsed,
+        s.read_upto,
+        s.next_line,
+        s.torn_line,
+        s.header,
+        s.header_offset,
+        dict(s.labels),
+        s.original_version,
+        [e.id for e in s.tree().roots if isinstance(e.id, str)],
+        [e.id for e in s.path_to()],
+    )
 
 
 def _same(path: Path, monkeypatch: pytest.MonkeyPatch, workers: int = 1) -> Session:
@@ -135,8 +186,9 @@ def test_whitespace_around_the_content(tmp_path: Path, monkeypatch: pytest.Monke
     _same(path, monkeypatch, 2)
 
 
-def test_a_child_that_fails_leaves_its_lines_to_the_main_process(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_child_that_fails_leaves_its_lines_to_the_main_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"\n".join(_lines(2000)) + b"\n")
 
@@ -160,8 +212,12 @@ def test_no_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_old_versions_and_odd_headers_take_the_one_pass_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = _lines(1000)
-    for header in (b'{"type":"session","id":"x","timestamp":"t"}', b'{"type":"session","version":2,"id":"x"}',
-                   b"garbage", b'{"type":"message","id":"a"}'):
+    for header in (
+        b'{"type":"session","id":"x","timestamp":"t"}',
+        b'{"type":"session","version":2,"id":"x"}',
+        b"garbage",
+        b'{"type":"message","id":"a"}',
+    ):
         path = tmp_path / "s.jsonl"
         path.write_bytes(b"\n".join([header, *lines[1:]]) + b"\n")
         monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 0)
@@ -217,8 +273,9 @@ def test_a_threaded_process_reads_in_one_pass(tmp_path: Path, monkeypatch: pytes
 
 
 @pytest.mark.parametrize("enabled", [True, False])
-def test_the_reader_leaves_the_garbage_collector_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                          enabled: bool) -> None:
+def test_the_reader_leaves_the_garbage_collector_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, enabled: bool
+) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"\n".join(_lines(300)) + b"\n")
     seen: list[bool] = []

@@ -35,8 +35,15 @@ CWD = "/home/me/hostile-project"
 def hostile_session(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     bash = msg("x1", "r1", "bashExecution", n=5)
-    bash["message"] = {"role": "bashExecution", "command": f"echo {HOSTILE}", "output": HOSTILE, "exitCode": 1,
-                       "cancelled": False, "truncated": False, "timestamp": 5}
+    bash["message"] = {
+        "role": "bashExecution",
+        "command": f"echo {HOSTILE}",
+        "output": HOSTILE,
+        "exitCode": 1,
+        "cancelled": False,
+        "truncated": False,
+        "timestamp": 5,
+    }
     return write(
         folder / "2025-01-01T00-00-00-000Z_11111111-2222-4333-8444-555555555555.jsonl",
         header(cwd=CWD),
@@ -79,8 +86,9 @@ def session_file(agent: Path) -> Path:
 
 async def test_the_picker_and_its_preview(tmp_path: Path, agent: Path) -> None:
     async with picker_app(agent, CWD, tmp_path).run_test(size=(160, 40)) as pilot:
-        await until(pilot, lambda: pilot.app.screen.query(PreviewPane)
-                    and "First&#160;prompt" in pilot.app.export_screenshot())
+        await until(
+            pilot, lambda: pilot.app.screen.query(PreviewPane) and "First&#160;prompt" in pilot.app.export_screenshot()
+        )
         await shows_text(pilot)
         await pilot.press(*"markup")  # a search: the snippet of the match
         await settle(pilot)
@@ -103,8 +111,12 @@ async def test_the_session_view_its_dialogs_status_and_notes(tmp_path: Path, age
         await shows_text(pilot)
         pilot.app.screen.query_one("#label-input").value = HOSTILE
         await pilot.press("enter")
-        await until(pilot, lambda: pilot.app.screen is screen and "wrote label entry" in str(
-            screen.query_one("#session-status").render()))
+        await until(
+            pilot,
+            lambda: (
+                pilot.app.screen is screen and "wrote label entry" in str(screen.query_one("#session-status").render())
+            ),
+        )
         await shows_text(pilot)
         # The branch question and the digest in the editor: the branch left holds every kind.
         screen.query_one("SessionTree").select("a1")
@@ -115,8 +127,12 @@ async def test_the_session_view_its_dialogs_status_and_notes(tmp_path: Path, age
         await until(pilot, lambda: isinstance(pilot.app.screen, SummaryEditor))
         await shows_text(pilot)
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: pilot.app.screen is screen and "branch summary" in str(
-            screen.query_one("#session-status").render()))
+        await until(
+            pilot,
+            lambda: (
+                pilot.app.screen is screen and "branch summary" in str(screen.query_one("#session-status").render())
+            ),
+        )
         await shows_text(pilot)
         # A user message chosen: its text is copied and shown in a note.
         screen.query_one("SessionTree").select("u2")
@@ -130,19 +146,23 @@ async def test_the_session_view_its_dialogs_status_and_notes(tmp_path: Path, age
 
 def run_cli(*args: str, env_home: Path) -> str:
     env = {**os.environ, "PI_CODING_AGENT_DIR": str(env_home)}
-    done = subprocess.run([sys.executable, "-m", "pitui", *args], capture_output=True, env=env, check=False,
-                          cwd=str(env_home))
+    done = subprocess.run(
+        [sys.executable, "-m", "pitui", *args], capture_output=True, env=env, check=False, cwd=str(env_home)
+    )
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     return done.stdout.decode() + done.stderr.decode()
 
 
-@pytest.mark.parametrize("args", [
-    ("ls", "--all"),
-    ("inspect", "{file}"),
-    ("search", "markup", "--all"),
-    ("export", "{file}"),
-    ("export", "{file}", "--format", "html"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ls", "--all"),
+        ("inspect", "{file}"),
+        ("search", "markup", "--all"),
+        ("export", "{file}"),
+        ("export", "{file}", "--format", "html"),
+    ],
+)
 def test_every_command_and_export(agent: Path, args: tuple[str, ...]) -> None:
     path = session_file(agent)
     out = run_cli(*(a.replace("{file}", str(path)) for a in args), env_home=agent)

@@ -11,8 +11,10 @@ SNAPSHOTS: dict[str, tuple[list[Item], list[str]]] = {
     "user": ([EVERY_KIND[0]], []),
     "assistant": ([EVERY_KIND[1]], []),
     "assistant-thinking": ([EVERY_KIND[1]], ["t"]),
-    "assistant-error": ([assistant("a9", "Partial answer", stop_reason="error", error_message="overloaded_error",
-                                   usage=None)], []),
+    "assistant-error": (
+        [assistant("a9", "Partial answer", stop_reason="error", error_message="overloaded_error", usage=None)],
+        [],
+    ),
     "tool-result-folded": ([EVERY_KIND[2]], []),
     "tool-result-open": ([EVERY_KIND[2]], ["enter"]),
     "tool-error": ([EVERY_KIND[3]], []),
@@ -29,5 +31,6 @@ SNAPSHOTS: dict[str, tuple[list[Item], list[str]]] = {
 @pytest.mark.parametrize("name", list(SNAPSHOTS))
 def test_snapshot(snap_compare, name: str) -> None:
     items, keys = SNAPSHOTS[name]
-    assert snap_compare(ViewApp(items, anchor=items[0].entry_id if len(items) == 1 else None),
-                        press=keys, terminal_size=(72, 24))
+    assert snap_compare(
+        ViewApp(items, anchor=items[0].entry_id if len(items) == 1 else None), press=keys, terminal_size=(72, 24)
+    )

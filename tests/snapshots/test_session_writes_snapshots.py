@@ -21,8 +21,9 @@ def test_branch_dialog_snapshots(snap_compare, tmp_path: Path, steps: tuple[str,
     async def run_before(pilot: Pilot[Any]) -> None:
         await opened(pilot)
         # The header's usage is counted in a thread: the screen is laid out once it is shown.
-        await until(pilot, lambda: not [w for w in pilot.app.workers
-                                        if w.group == "session-usage" and not w.is_finished])
+        await until(
+            pilot, lambda: not [w for w in pilot.app.workers if w.group == "session-usage" and not w.is_finished]
+        )
         await pilot.pause()
         await pilot.press(*["up"] * 6)
         for key in steps:

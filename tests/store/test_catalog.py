@@ -61,12 +61,25 @@ def test_fields_of_a_plain_session(tmp_path):
         header(parentSession="/x/parent.jsonl"),
         {"type": "model_change", "id": "m1", "parentId": None, "timestamp": T0, "provider": "p", "modelId": "m"},
         msg("u1", "user", "hello there", ts=1735787100000),
-        msg("a1", "assistant", [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "hi"},
-                                {"type": "toolCall", "id": "t", "name": "read", "arguments": {}},
-                                {"type": "text", "text": "again"}], ts=1735787200000),
+        msg(
+            "a1",
+            "assistant",
+            [
+                {"type": "thinking", "thinking": "hmm"},
+                {"type": "text", "text": "hi"},
+                {"type": "toolCall", "id": "t", "name": "read", "arguments": {}},
+                {"type": "text", "text": "again"},
+            ],
+            ts=1735787200000,
+        ),
         msg("r1", "toolResult", [{"type": "text", "text": "file body"}], ts=1735787300000),
-        {"type": "message", "id": "b1", "parentId": None, "timestamp": T0,
-         "message": {"role": "bashExecution", "command": "ls", "output": "x"}},
+        {
+            "type": "message",
+            "id": "b1",
+            "parentId": None,
+            "timestamp": T0,
+            "message": {"role": "bashExecution", "command": "ls", "output": "x"},
+        },
     )
     info = info_of(p)
     assert info is not None
@@ -126,10 +139,21 @@ def test_modified_falls_back_to_entry_timestamp_header_then_mtime(tmp_path):
     p = write(
         tmp_path / "d.jsonl",
         header(),
-        {"type": "message", "id": "x", "parentId": None, "timestamp": "2030-01-01T00:00:00.000Z",
-         "message": {"role": "user", "timestamp": 1900000000000}},
-        {"type": "label", "id": "l", "parentId": None, "timestamp": "2031-01-01T00:00:00.000Z",
-         "targetId": "x", "label": "k"},
+        {
+            "type": "message",
+            "id": "x",
+            "parentId": None,
+            "timestamp": "2030-01-01T00:00:00.000Z",
+            "message": {"role": "user", "timestamp": 1900000000000},
+        },
+        {
+            "type": "label",
+            "id": "l",
+            "parentId": None,
+            "timestamp": "2031-01-01T00:00:00.000Z",
+            "targetId": "x",
+            "label": "k",
+        },
     )
     assert info_of(p).modified == T0_MS
     # negative activity is not activity
@@ -201,7 +225,13 @@ def test_js_dates_and_numbers():
     assert js_date_parse("2025-13-01") is None
     assert iso_ms(-62198755200000) == "-000001-01-01T00:00:00.000Z"
     assert [js_number_string(x) for x in (1e21, 1e-7, 1e-6, 123456789012345680000.0, 0.1 + 0.2, 5.0)] == [
-        "1e+21", "1e-7", "0.000001", "123456789012345680000", "0.30000000000000004", "5"]
+        "1e+21",
+        "1e-7",
+        "0.000001",
+        "123456789012345680000",
+        "0.30000000000000004",
+        "5",
+    ]
 
 
 # -- listing and folders ------------------------------------------------------------------------------
@@ -342,8 +372,13 @@ def test_torn_last_line_is_not_counted_then_read_again(tmp_path, cat):
 
 
 def test_growth_resume_equals_a_fresh_scan_at_every_cut(tmp_path):
-    entries = [header(), msg("u1", "user", "one", ts=1), {"type": "session_info", "name": "A"}, None,
-               msg("u2", "user", "two", ts=5)]
+    entries = [
+        header(),
+        msg("u1", "user", "one", ts=1),
+        {"type": "session_info", "name": "A"},
+        None,
+        msg("u2", "user", "two", ts=5),
+    ]
     data = b"\xef\xbb\xbf" + "".join(line(e) for e in entries).encode()
     p = tmp_path / "a.jsonl"
     for cut in range(0, len(data) + 1, 7):
@@ -497,11 +532,19 @@ def test_worker_processes_give_the_same_rows(tmp_path):
 
 def search_corpus(tmp_path):
     folder = tmp_path / "agent" / "sessions" / "--p--"
-    write(folder / "1.jsonl", header("s1"), msg("u", "user", "Brave is great", ts=1000),
-          msg("a", "assistant", [{"type": "text", "text": "the node\n\n   cve was discussed"}], ts=1100))
+    write(
+        folder / "1.jsonl",
+        header("s1"),
+        msg("u", "user", "Brave is great", ts=1000),
+        msg("a", "assistant", [{"type": "text", "text": "the node\n\n   cve was discussed"}], ts=1100),
+    )
     write(folder / "2.jsonl", header("s2"), msg("u", "user", "bravery counts", ts=2000))
-    write(folder / "3.jsonl", header("s3", cwd="/srv/cve-tracker"), msg("u", "user", "nothing", ts=3000),
-          {"type": "session_info", "id": "i", "parentId": None, "timestamp": T0, "name": "Brave name"})
+    write(
+        folder / "3.jsonl",
+        header("s3", cwd="/srv/cve-tracker"),
+        msg("u", "user", "nothing", ts=3000),
+        {"type": "session_info", "id": "i", "parentId": None, "timestamp": T0, "name": "Brave name"},
+    )
     return folder
 
 
@@ -570,11 +613,13 @@ def keystroke_corpus(tmp_path, n=40, seed=7):
     folder = tmp_path / "agent" / "sessions" / "--p--"
     for i in range(n):
         texts = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 12))) for _ in range(rng.randint(1, 4))]
-        entries = [msg(f"m{j}", "user" if j % 2 == 0 else "assistant", t, ts=1000 + i * 10 + j)
-                   for j, t in enumerate(texts)]
+        entries = [
+            msg(f"m{j}", "user" if j % 2 == 0 else "assistant", t, ts=1000 + i * 10 + j) for j, t in enumerate(texts)
+        ]
         if i % 5 == 0:
-            entries.append({"type": "session_info", "id": "i", "parentId": None, "timestamp": T0,
-                            "name": rng.choice(words)})
+            entries.append(
+                {"type": "session_info", "id": "i", "parentId": None, "timestamp": T0, "name": rng.choice(words)}
+            )
         write(folder / f"{i:02d}.jsonl", header(f"s{i}", cwd=f"/w/{rng.choice(words)}"), *entries)
     return folder
 
@@ -636,8 +681,9 @@ def test_a_cancelled_search_raises_and_leaves_nothing_behind(tmp_path, cat):
     with pytest.raises(SearchCancelled):
         cat.search("websocket", infos, cancelled=later)
     hits = cat.search("websocket", infos)
-    assert [(h.info.path, h.score) for h in hits] == [(p, sc) for p, sc, *_ in fresh_search(tmp_path, "websocket",
-                                                                                               infos, "relevance")]
+    assert [(h.info.path, h.score) for h in hits] == [
+        (p, sc) for p, sc, *_ in fresh_search(tmp_path, "websocket", infos, "relevance")
+    ]
 
 
 # -- pi itself ------------------------------------------------------------------------------------
@@ -650,11 +696,18 @@ def pi_list(oracle, folder: Path) -> list[dict]:
 
 def test_listing_equals_pi(tmp_path, cat, oracle):
     folder = tmp_path / "agent" / "sessions" / "--home-me-proj--"
-    write(folder / "a.jsonl", header("a"), msg("u", "user", "hello", ts=1735787100000),
-          msg("x", "assistant", [{"type": "text", "text": "hi"}], ts=1735787200000),
-          {"type": "session_info", "id": "i", "parentId": None, "timestamp": T0, "name": " Named "})
-    write(folder / "b.jsonl", header("b", parentSession=str(folder / "a.jsonl")),
-          msg("u", "user", [{"type": "text", "text": "array"}], entry_ts="2025-03-01T00:00:00.000Z"))
+    write(
+        folder / "a.jsonl",
+        header("a"),
+        msg("u", "user", "hello", ts=1735787100000),
+        msg("x", "assistant", [{"type": "text", "text": "hi"}], ts=1735787200000),
+        {"type": "session_info", "id": "i", "parentId": None, "timestamp": T0, "name": " Named "},
+    )
+    write(
+        folder / "b.jsonl",
+        header("b", parentSession=str(folder / "a.jsonl")),
+        msg("u", "user", [{"type": "text", "text": "array"}], entry_ts="2025-03-01T00:00:00.000Z"),
+    )
     write(folder / "c.jsonl", header("c", ts="bad"))
     os.utime(folder / "c.jsonl", ns=(1_700_000_000_123_456_789,) * 2)
     write(folder / "d.jsonl", msg("u", "user", "no header"))

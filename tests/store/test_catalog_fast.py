@@ -132,7 +132,8 @@ def test_worker_processes_start_under_a_full_screen_apps_stderr(tmp_path, monkey
     folder.mkdir(parents=True)
     for n in range(6):
         (folder / f"s{n}.jsonl").write_text(
-            f'{{"type":"session","version":3,"id":"s{n}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}}\n')
+            f'{{"type":"session","version":3,"id":"s{n}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}}\n'
+        )
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()

@@ -66,60 +66,143 @@ def load(path: Path) -> Session:
 @pytest.fixture
 def every_kind(tmp_path: Path) -> Session:
     """One path through every kind of entry and message."""
-    return load(write(
-        tmp_path / "kinds.jsonl",
-        header(),
-        entry("model_change", "m0000001", None, 0, provider="anthropic", modelId="claude-x"),
-        msg("u0000001", "m0000001", "user", n=1, content=[
-            {"type": "text", "text": "look at this"},
-            {"type": "image", "data": PNG, "mimeType": "image/png"},
-        ]),
-        msg("a0000001", "u0000001", "assistant", n=2, content=[
-            {"type": "thinking", "thinking": "let me see\nsecond line", "thinkingSignature": "sig"},
-            {"type": "thinking", "thinking": "", "redacted": True},
-            {"type": "text", "text": "I'll **read** it."},
-            {"type": "toolCall", "id": "call1", "name": "read", "arguments": {"path": "src/app.py"}},
-        ], usage=usage(10, 20, 300, 40, 0.25), stopReason="toolUse"),
-        msg("t0000001", "a0000001", "toolResult", "boom", n=3, toolCallId="call1", toolName="read", isError=True),
-        {"type": "message", "id": "b0000001", "parentId": "t0000001", "timestamp": "2025-01-01T00:00:04.000Z",
-         "message": {"role": "bashExecution", "command": "ls -la", "output": "a\nb\n", "exitCode": 2,
-                     "cancelled": False, "truncated": True, "fullOutputPath": "/tmp/out.txt",
-                     "excludeFromContext": True, "timestamp": 1735689604000}},
-        entry("custom_message", "c0000001", "b0000001", 5, customType="todo", content="remember", display=False),
-        entry("custom", "x0000001", "c0000001", 6, customType="ext.state", data={"a": 1}),
-        entry("label", "l0000001", "x0000001", 7, targetId="u0000001", label="start"),
-        entry("branch_summary", "s0000001", "l0000001", 8, fromId="l0000001", summary="tried another way",
-              usage=usage(1, 2, cost=0.5)),
-        entry("branch_summary", "s0000002", "s0000001", 9, fromId="s0000001", summary=""),
-        msg("a0000002", "s0000002", "assistant", n=10, content=[{"type": "text", "text": "sorry"}],
-            usage=usage(5, 6, 7, 8, 0.125, total=False), stopReason="error", errorMessage="overloaded"),
-        msg("d0000001", "a0000002", "developer", n=11, content="be brief"),
-        msg("u0000002", "d0000001", "user", n=12, content=None),
-        entry("custom_message", "c0000002", "u0000002", 13, customType="pic", display=True,
-              content=[{"type": "text", "text": "see"}, {"type": "image", "data": "QUJD", "mimeType": "image/gif"}]),
-    ))
+    return load(
+        write(
+            tmp_path / "kinds.jsonl",
+            header(),
+            entry("model_change", "m0000001", None, 0, provider="anthropic", modelId="claude-x"),
+            msg(
+                "u0000001",
+                "m0000001",
+                "user",
+                n=1,
+                content=[
+                    {"type": "text", "text": "look at this"},
+                    {"type": "image", "data": PNG, "mimeType": "image/png"},
+                ],
+            ),
+            msg(
+                "a0000001",
+                "u0000001",
+                "assistant",
+                n=2,
+                content=[
+                    {"type": "thinking", "thinking": "let me see\nsecond line", "thinkingSignature": "sig"},
+                    {"type": "thinking", "thinking": "", "redacted": True},
+                    {"type": "text", "text": "I'll **read** it."},
+                    {"type": "toolCall", "id": "call1", "name": "read", "arguments": {"path": "src/app.py"}},
+                ],
+                usage=usage(10, 20, 300, 40, 0.25),
+                stopReason="toolUse",
+            ),
+            msg("t0000001", "a0000001", "toolResult", "boom", n=3, toolCallId="call1", toolName="read", isError=True),
+            {
+                "type": "message",
+                "id": "b0000001",
+                "parentId": "t0000001",
+                "timestamp": "2025-01-01T00:00:04.000Z",
+                "message": {
+                    "role": "bashExecution",
+                    "command": "ls -la",
+                    "output": "a\nb\n",
+                    "exitCode": 2,
+                    "cancelled": False,
+                    "truncated": True,
+                    "fullOutputPath": "/tmp/out.txt",
+                    "excludeFromContext": True,
+                    "timestamp": 1735689604000,
+                },
+            },
+            entry("custom_message", "c0000001", "b0000001", 5, customType="todo", content="remember", display=False),
+            entry("custom", "x0000001", "c0000001", 6, customType="ext.state", data={"a": 1}),
+            entry("label", "l0000001", "x0000001", 7, targetId="u0000001", label="start"),
+            entry(
+                "branch_summary",
+                "s0000001",
+                "l0000001",
+                8,
+                fromId="l0000001",
+                summary="tried another way",
+                usage=usage(1, 2, cost=0.5),
+            ),
+            entry("branch_summary", "s0000002", "s0000001", 9, fromId="s0000001", summary=""),
+            msg(
+                "a0000002",
+                "s0000002",
+                "assistant",
+                n=10,
+                content=[{"type": "text", "text": "sorry"}],
+                usage=usage(5, 6, 7, 8, 0.125, total=False),
+                stopReason="error",
+                errorMessage="overloaded",
+            ),
+            msg("d0000001", "a0000002", "developer", n=11, content="be brief"),
+            msg("u0000002", "d0000001", "user", n=12, content=None),
+            entry(
+                "custom_message",
+                "c0000002",
+                "u0000002",
+                13,
+                customType="pic",
+                display=True,
+                content=[{"type": "text", "text": "see"}, {"type": "image", "data": "QUJD", "mimeType": "image/gif"}],
+            ),
+        )
+    )
 
 
 def test_every_kind_of_message(every_kind: Session) -> None:
     items = context_items(every_kind)
-    assert [type(i) for i in items] == [UserMessage, AssistantMessage, ToolResult, BashExecution, CustomMessage,
-                                        BranchSummary, AssistantMessage, OtherMessage, UserMessage, CustomMessage]
-    assert [i.entry_id for i in items] == ["u0000001", "a0000001", "t0000001", "b0000001", "c0000001", "s0000001",
-                                           "a0000002", "d0000001", "u0000002", "c0000002"]
+    assert [type(i) for i in items] == [
+        UserMessage,
+        AssistantMessage,
+        ToolResult,
+        BashExecution,
+        CustomMessage,
+        BranchSummary,
+        AssistantMessage,
+        OtherMessage,
+        UserMessage,
+        CustomMessage,
+    ]
+    assert [i.entry_id for i in items] == [
+        "u0000001",
+        "a0000001",
+        "t0000001",
+        "b0000001",
+        "c0000001",
+        "s0000001",
+        "a0000002",
+        "d0000001",
+        "u0000002",
+        "c0000002",
+    ]
     user, assistant, result, bash, custom, branch, failed, other, empty, pictures = items
 
     assert user.parts == (TextPart("look at this"), ImagePart("image/png", 12_293))
 
-    assert assistant.parts == (ThinkingPart("let me see\nsecond line"), ThinkingPart("", redacted=True),
-                               TextPart("I'll **read** it."), ToolCallPart("call1", "read", {"path": "src/app.py"}))
+    assert assistant.parts == (
+        ThinkingPart("let me see\nsecond line"),
+        ThinkingPart("", redacted=True),
+        TextPart("I'll **read** it."),
+        ToolCallPart("call1", "read", {"path": "src/app.py"}),
+    )
     assert assistant.parts[3].arguments_json == '{"path":"src/app.py"}'
     assert (assistant.provider, assistant.model, assistant.stop_reason) == ("anthropic", "claude-x", "toolUse")
     assert assistant.usage == Usage(10, 20, 300, 40, 370, 0.25)
 
     assert (result.tool_name, result.tool_call_id, result.is_error, result.output) == ("read", "call1", True, "boom")
 
-    assert bash == BashExecution("b0000001", "ls -la", "a\nb\n", exit_code=2, cancelled=False, truncated=True,
-                                 excluded=True, full_output_path="/tmp/out.txt")
+    assert bash == BashExecution(
+        "b0000001",
+        "ls -la",
+        "a\nb\n",
+        exit_code=2,
+        cancelled=False,
+        truncated=True,
+        excluded=True,
+        full_output_path="/tmp/out.txt",
+    )
 
     assert (custom.custom_type, custom.parts, custom.display) == ("todo", (TextPart("remember"),), False)
 
@@ -143,8 +226,10 @@ def test_the_path_ends_at_the_entry_asked_for(every_kind: Session) -> None:
 
 def test_totals_count_every_model_call_once(every_kind: Session) -> None:
     items = context_items(every_kind)
-    expected = Totals(Usage(10, 20, 300, 40, 370, 0.25) + Usage(1, 2, 0, 0, 3, 0.5) + Usage(5, 6, 7, 8, 26, 0.125),
-                      assistant_messages=2)
+    expected = Totals(
+        Usage(10, 20, 300, 40, 370, 0.25) + Usage(1, 2, 0, 0, 3, 0.5) + Usage(5, 6, 7, 8, 26, 0.125),
+        assistant_messages=2,
+    )
     assert totals(items) == expected
     assert path_totals(every_kind) == expected
     assert path_totals(every_kind, "t0000001") == Totals(Usage(10, 20, 300, 40, 370, 0.25), 1)
@@ -153,13 +238,15 @@ def test_totals_count_every_model_call_once(every_kind: Session) -> None:
 
 
 def test_session_totals_count_every_branch(tmp_path: Path) -> None:
-    session = load(write(
-        tmp_path / "branches.jsonl",
-        header(),
-        msg("u1", None, "user", n=1),
-        msg("a1", "u1", "assistant", n=2, usage=usage(1, 1, cost=1.0)),
-        msg("a2", "u1", "assistant", n=3, usage=usage(2, 2, cost=2.0)),
-    ))
+    session = load(
+        write(
+            tmp_path / "branches.jsonl",
+            header(),
+            msg("u1", None, "user", n=1),
+            msg("a1", "u1", "assistant", n=2, usage=usage(1, 1, cost=1.0)),
+            msg("a2", "u1", "assistant", n=3, usage=usage(2, 2, cost=2.0)),
+        )
+    )
     assert path_totals(session).usage.cost == 2.0
     assert path_totals(session, "a1").usage.cost == 1.0
     assert session_totals(session) == Totals(Usage(3, 3, 0, 0, 6, 3.0), 2)
@@ -168,8 +255,15 @@ def test_session_totals_count_every_branch(tmp_path: Path) -> None:
 def test_compaction_keeps_from_first_kept_entry() -> None:
     session = load(FIXTURES / "compaction-first-kept.jsonl")
     items = context_items(session)
-    assert [i.entry_id for i in items] == ["e0000009", "e0000005", "e0000006", "e0000007", "e0000008",
-                                           "e0000010", "e0000011"]
+    assert [i.entry_id for i in items] == [
+        "e0000009",
+        "e0000005",
+        "e0000006",
+        "e0000007",
+        "e0000008",
+        "e0000010",
+        "e0000011",
+    ]
     compaction = items[0]
     assert isinstance(compaction, CompactionSummary)
     assert compaction.summary == "## Goal\nGet the tests green."
@@ -191,19 +285,20 @@ def test_compaction_with_retained_tail_is_a_checkpoint() -> None:
     assert not any(i.entry_id in ("e0000005", "e0000006") for i in items), "firstKeptEntryId is not read"
     assert compaction.replaced_ids == ("e0000003", "e0000004", "e0000005", "e0000006")
     raw = json.loads((FIXTURES / "compaction-retained-tail.jsonl").read_text().splitlines()[7])
-    assert tail[0] == UserMessage("e0000007", (TextPart(raw["retainedTail"][0]["content"][0]["text"]),),
-                                  retained=True)
+    assert tail[0] == UserMessage("e0000007", (TextPart(raw["retainedTail"][0]["content"][0]["text"]),), retained=True)
 
 
 def test_retained_tail_copies_are_not_counted_twice(tmp_path: Path) -> None:
     answer = msg("a1", "u1", "assistant", n=2, usage=usage(1, 1, cost=1.0))
-    session = load(write(
-        tmp_path / "tail.jsonl",
-        header(),
-        msg("u1", None, "user", n=1),
-        answer,
-        entry("compaction", "c1", "a1", 3, summary="s", tokensBefore=9, retainedTail=[answer["message"]]),
-    ))
+    session = load(
+        write(
+            tmp_path / "tail.jsonl",
+            header(),
+            msg("u1", None, "user", n=1),
+            answer,
+            entry("compaction", "c1", "a1", 3, summary="s", tokensBefore=9, retainedTail=[answer["message"]]),
+        )
+    )
     items = context_items(session)
     assert [type(i) for i in items] == [CompactionSummary, AssistantMessage]
     assert items[1].retained and items[1].usage == Usage(1, 1, 0, 0, 2, 1.0)
@@ -235,8 +330,15 @@ def test_two_compactions_replaced_entries_nest() -> None:
 def test_branch_summary_in_its_place() -> None:
     session = load(FIXTURES / "branch-summary.jsonl")
     items = context_items(session)
-    assert [type(i).__name__ for i in items] == ["UserMessage", "AssistantMessage", "BranchSummary", "UserMessage",
-                                                 "AssistantMessage", "UserMessage", "AssistantMessage"]
+    assert [type(i).__name__ for i in items] == [
+        "UserMessage",
+        "AssistantMessage",
+        "BranchSummary",
+        "UserMessage",
+        "AssistantMessage",
+        "UserMessage",
+        "AssistantMessage",
+    ]
     summary = items[2]
     assert isinstance(summary, BranchSummary) and summary.summary and summary.from_id
 
@@ -255,15 +357,34 @@ def test_unreadable_message_is_an_item_not_a_crash() -> None:
 
 
 def test_odd_field_types_are_tolerated(tmp_path: Path) -> None:
-    session = load(write(
-        tmp_path / "odd.jsonl",
-        header(),
-        msg("a1", None, "assistant", n=1, content=[{"type": "toolCall", "name": 7, "arguments": [1, "x"]},
-                                                   {"type": "text", "text": None}, "junk", {"type": "weird"}],
-            usage={"input": True, "output": 1.5, "cost": 3}, provider=None, model=["m"]),
-        {"type": "message", "id": "b1", "parentId": "a1", "timestamp": "2025-01-01T00:00:02.000Z",
-         "message": {"role": "bashExecution", "command": None, "exitCode": "1"}},
-    ))
+    session = load(
+        write(
+            tmp_path / "odd.jsonl",
+            header(),
+            msg(
+                "a1",
+                None,
+                "assistant",
+                n=1,
+                content=[
+                    {"type": "toolCall", "name": 7, "arguments": [1, "x"]},
+                    {"type": "text", "text": None},
+                    "junk",
+                    {"type": "weird"},
+                ],
+                usage={"input": True, "output": 1.5, "cost": 3},
+                provider=None,
+                model=["m"],
+            ),
+            {
+                "type": "message",
+                "id": "b1",
+                "parentId": "a1",
+                "timestamp": "2025-01-01T00:00:02.000Z",
+                "message": {"role": "bashExecution", "command": None, "exitCode": "1"},
+            },
+        )
+    )
     assistant, bash = context_items(session)
     assert assistant.parts == (ToolCallPart("", "7", [1, "x"]), TextPart(""))
     assert assistant.usage == Usage(0, 1, 0, 0, 1, 0.0)
@@ -305,9 +426,15 @@ def test_a_long_path_decodes_each_line_once(tmp_path: Path, monkeypatch: pytest.
 # against pi: the context messages at every entry
 
 NOT_FOR_PI = ("cycle",)  # pi 0.73.1 never returns on these
-ROLE = {UserMessage: "user", AssistantMessage: "assistant", ToolResult: "toolResult",
-        BashExecution: "bashExecution", CustomMessage: "custom", BranchSummary: "branchSummary",
-        CompactionSummary: "compactionSummary"}
+ROLE = {
+    UserMessage: "user",
+    AssistantMessage: "assistant",
+    ToolResult: "toolResult",
+    BashExecution: "bashExecution",
+    CustomMessage: "custom",
+    BranchSummary: "branchSummary",
+    CompactionSummary: "compactionSummary",
+}
 PART = {TextPart: "text", ThinkingPart: "thinking", ToolCallPart: "toolCall", ImagePart: "image"}
 
 
@@ -355,8 +482,14 @@ def _files() -> list[Path]:
 def _probe(data: bytes, leaf: str) -> bytes:
     """The file plus a label entry under ``leaf``: pi's leaf is then the label, whose path is
     the path to ``leaf`` (labels add nothing to the context)."""
-    line = {"type": "label", "id": "ffff0000", "parentId": leaf, "timestamp": "2099-01-01T00:00:00.000Z",
-            "targetId": leaf, "label": "probe"}
+    line = {
+        "type": "label",
+        "id": "ffff0000",
+        "parentId": leaf,
+        "timestamp": "2099-01-01T00:00:00.000Z",
+        "targetId": leaf,
+        "label": "probe",
+    }
     sep = b"" if data.endswith(b"\n") or not data else b"\n"
     return data + sep + json.dumps(line).encode() + b"\n"
 

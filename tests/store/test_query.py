@@ -339,8 +339,13 @@ def test_only_a_query_typed_further_starts_from_another():
 
 
 def test_order_matches_sorts_by_score_then_newest_keeping_ties_in_order():
-    items = [S("a", modified=1.0), S("b", modified=3.0), S("c", modified=3.0), S("d", modified=float("nan")),
-             S("e", modified=2)]
+    items = [
+        S("a", modified=1.0),
+        S("b", modified=3.0),
+        S("c", modified=3.0),
+        S("d", modified=float("nan")),
+        S("e", modified=2),
+    ]
     scored = [(items[0], 1.5), (items[1], 1.5), (items[2], 1.5), (items[3], 0.0), (items[4], 1.5)]
     assert [s.id for s in order_matches(scored, "relevance")] == ["d", "b", "c", "e", "a"]
     assert [s.id for s in order_matches(scored, "recent")] == ["a", "b", "c", "d", "e"]

@@ -41,7 +41,7 @@ def test_parse_line_accepts_what_json_parse_accepts_and_rejects_the_rest():
 
 @pytest.mark.parametrize("block", [1, 3, 7, 1 << 20])
 def test_iter_lines_reads_a_file_in_blocks_as_it_reads_a_buffer_and_resumes(tmp_path: Path, block: int):
-    data = b'{"a":1}\n  \n\n{"b":"x\xe2\x80\xa8y"}\r\n' + b"z" * 20 + b"\n{\"torn"
+    data = b'{"a":1}\n  \n\n{"b":"x\xe2\x80\xa8y"}\r\n' + b"z" * 20 + b'\n{"torn'
     path = tmp_path / "f"
     path.write_bytes(data)
     fd = os.open(path, os.O_RDONLY)
@@ -84,8 +84,12 @@ def test_uuid7_from_a_given_time_and_random_bits():
 
 def test_bad_and_torn_lines_are_skipped_and_reported_with_line_numbers(tmp_path: Path):
     path = tmp_path / "s.jsonl"
-    write(path, header(), msg("a", None), raw=b"not json\n\x00\x00\x00\n" + lines(msg("b", "a", n=1))
-          + b'{"type":"message","id":"c","parentId":"b"')
+    write(
+        path,
+        header(),
+        msg("a", None),
+        raw=b"not json\n\x00\x00\x00\n" + lines(msg("b", "a", n=1)) + b'{"type":"message","id":"c","parentId":"b"',
+    )
     session = Session.load(str(path))
     assert ids(session.entries) == ["a", "b"]
     assert session.leaf_id == "b"
@@ -124,8 +128,11 @@ def test_garbage_first_line_then_header_is_accepted_as_pi_does(tmp_path: Path):
 
 
 def test_reading_never_writes(tmp_path: Path):
-    path = write(tmp_path / "v1.jsonl", header(version=None), {"type": "message", "timestamp": ts(1),
-                                                                  "message": {"role": "user", "content": "x"}})
+    path = write(
+        tmp_path / "v1.jsonl",
+        header(version=None),
+        {"type": "message", "timestamp": ts(1), "message": {"role": "user", "content": "x"}},
+    )
     before = (path.read_bytes(), path.stat().st_mtime_ns)
     Session.load(str(path)).context()
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
@@ -143,8 +150,9 @@ def test_second_header_line_is_not_an_entry(tmp_path: Path):
 def test_v1_becomes_a_linear_chain_with_first_kept_index_mapped(tmp_path: Path):
     v1 = [header(version=None, provider="anthropic", modelId="m", thinkingLevel="off")]
     v1 += [{"type": "message", "timestamp": ts(i), "message": {"role": "user", "content": f"m{i}"}} for i in range(3)]
-    v1.append({"type": "compaction", "timestamp": ts(5), "summary": "S", "firstKeptEntryIndex": 2,
-               "tokensBefore": 1000})
+    v1.append(
+        {"type": "compaction", "timestamp": ts(5), "summary": "S", "firstKeptEntryIndex": 2, "tokensBefore": 1000}
+    )
     session = Session.load(str(write(tmp_path / "v1.jsonl", *v1)))
     assert session.header["version"] == 3 and session.migrated
     chain = session.entries
@@ -160,8 +168,11 @@ def test_v1_becomes_a_linear_chain_with_first_kept_index_mapped(tmp_path: Path):
 
 
 def test_v2_hook_message_becomes_custom(tmp_path: Path):
-    path = write(tmp_path / "v2.jsonl", header(version=2),
-                 msg("a", None, role="hookMessage", text="hook", customType="x", display=True))
+    path = write(
+        tmp_path / "v2.jsonl",
+        header(version=2),
+        msg("a", None, role="hookMessage", text="hook", customType="x", display=True),
+    )
     session = Session.load(str(path))
     assert session.context().messages[0]["role"] == "custom"
 
@@ -170,10 +181,17 @@ def test_v2_hook_message_becomes_custom(tmp_path: Path):
 
 
 def test_tree_children_sorted_by_timestamp_stably_orphans_and_self_parents_are_roots(tmp_path: Path):
-    path = write(tmp_path / "t.jsonl", header(),
-                 msg("r", None, n=0),
-                 msg("late", "r", n=9), msg("early", "r", n=1), msg("tie1", "r", n=5), msg("tie2", "r", n=5),
-                 msg("orphan", "gone", n=2), msg("self", "self", n=3))
+    path = write(
+        tmp_path / "t.jsonl",
+        header(),
+        msg("r", None, n=0),
+        msg("late", "r", n=9),
+        msg("early", "r", n=1),
+        msg("tie1", "r", n=5),
+        msg("tie2", "r", n=5),
+        msg("orphan", "gone", n=2),
+        msg("self", "self", n=3),
+    )
     tree = Session.load(str(path)).tree()
     assert ids(tree.roots) == ["r", "orphan", "self"]
     assert ids(tree.children["r"]) == ["early", "tie1", "tie2", "late"]
@@ -187,10 +205,13 @@ def test_invalid_timestamps_sort_as_v8_does(tmp_path: Path):
 
 
 # Orders printed by node for `array.sort((x, y) => x.t - y.t)` with these keys.
-@pytest.mark.parametrize(("keys", "expected"), [
-    ([float("nan"), 3, 1, float("nan"), 0], [0, 4, 2, 1, 3]),
-    ([3, 2, float("nan"), 1], [3, 1, 0, 2]),
-])
+@pytest.mark.parametrize(
+    ("keys", "expected"),
+    [
+        ([float("nan"), 3, 1, float("nan"), 0], [0, 4, 2, 1, 3]),
+        ([3, 2, float("nan"), 1], [3, 1, 0, 2]),
+    ],
+)
 def test_v8_sort_with_nan_matches_node(keys, expected):
     from pitui.store.model import _v8_sort
 
@@ -198,20 +219,30 @@ def test_v8_sort_with_nan_matches_node(keys, expected):
 
 
 def test_leaf_is_the_last_line_whatever_its_type(tmp_path: Path):
-    path = write(tmp_path / "l.jsonl", header(), msg("a", None), msg("b", "a", n=1),
-                 entry("label", "l1", "b", n=2, targetId="a", label="start"))
+    path = write(
+        tmp_path / "l.jsonl",
+        header(),
+        msg("a", None),
+        msg("b", "a", n=1),
+        entry("label", "l1", "b", n=2, targetId="a", label="start"),
+    )
     session = Session.load(str(path))
     assert session.leaf_id == "l1"
     assert ids(session.path_to()) == ["a", "b", "l1"]
 
 
 def test_labels_set_change_clear_and_timestamps(tmp_path: Path):
-    path = write(tmp_path / "l.jsonl", header(), msg("a", None), msg("b", "a", n=1),
-                 entry("label", "l1", "b", n=2, targetId="a", label="one"),
-                 entry("label", "l2", "l1", n=3, targetId="b", label="two"),
-                 entry("label", "l3", "l2", n=4, targetId="a", label="uno"),
-                 entry("label", "l4", "l3", n=5, targetId="b", label=""),
-                 entry("label", "l5", "l4", n=6, targetId="missing", label="ghost"))
+    path = write(
+        tmp_path / "l.jsonl",
+        header(),
+        msg("a", None),
+        msg("b", "a", n=1),
+        entry("label", "l1", "b", n=2, targetId="a", label="one"),
+        entry("label", "l2", "l1", n=3, targetId="b", label="two"),
+        entry("label", "l3", "l2", n=4, targetId="a", label="uno"),
+        entry("label", "l4", "l3", n=5, targetId="b", label=""),
+        entry("label", "l5", "l4", n=6, targetId="missing", label="ghost"),
+    )
     session = Session.load(str(path))
     assert session.labels == {"a": "uno", "missing": "ghost"}
     assert session.label_times["a"] == ts(4)
@@ -234,8 +265,13 @@ def test_cycles_never_hang(tmp_path: Path):
 
 
 def test_duplicate_ids_last_wins(tmp_path: Path):
-    path = write(tmp_path / "d.jsonl", header(), msg("a", None), msg("x", "a", text="first", n=1),
-                 msg("x", "a", text="second", n=2))
+    path = write(
+        tmp_path / "d.jsonl",
+        header(),
+        msg("a", None),
+        msg("x", "a", text="first", n=1),
+        msg("x", "a", text="second", n=2),
+    )
     session = Session.load(str(path))
     assert session.entry("x").message["content"] == "second"
     assert ids(session.tree().children["a"]) == ["x", "x"]  # pi places the last one twice
@@ -246,8 +282,7 @@ def test_hundred_thousand_deep_chain_needs_no_recursion():
     objects = [header()]
     parent = None
     for i in range(100_000):
-        objects.append({"type": "custom", "customType": "x", "id": f"{i:08x}", "parentId": parent,
-                        "timestamp": ts(0)})
+        objects.append({"type": "custom", "customType": "x", "id": f"{i:08x}", "parentId": parent, "timestamp": ts(0)})
         parent = f"{i:08x}"
     session = Session.from_bytes(lines(*objects))
     assert len(session.path_to()) == 100_000
@@ -262,10 +297,15 @@ def _context(tmp_path: Path, *objects):
 
 
 def test_context_with_compaction_keeps_from_first_kept_entry(tmp_path: Path):
-    ctx = _context(tmp_path, msg("1", None, text="one"), msg("2", "1", "assistant", "two", n=1),
-                   msg("3", "2", text="three", n=2), msg("4", "3", "assistant", "four", n=3),
-                   entry("compaction", "5", "4", n=4, summary="SUM", firstKeptEntryId="3", tokensBefore=10),
-                   msg("6", "5", text="six", n=5))
+    ctx = _context(
+        tmp_path,
+        msg("1", None, text="one"),
+        msg("2", "1", "assistant", "two", n=1),
+        msg("3", "2", text="three", n=2),
+        msg("4", "3", "assistant", "four", n=3),
+        entry("compaction", "5", "4", n=4, summary="SUM", firstKeptEntryId="3", tokensBefore=10),
+        msg("6", "5", text="six", n=5),
+    )
     assert [m["role"] for m in ctx.messages] == ["compactionSummary", "user", "assistant", "user"]
     assert ctx.messages[0]["summary"] == "SUM" and ctx.messages[0]["tokensBefore"] == 10
     assert ctx.messages[1]["content"] == "three"
@@ -273,34 +313,54 @@ def test_context_with_compaction_keeps_from_first_kept_entry(tmp_path: Path):
 
 
 def test_context_compaction_with_first_kept_not_on_path_keeps_nothing_before(tmp_path: Path):
-    ctx = _context(tmp_path, msg("1", None), entry("compaction", "2", "1", n=1, summary="S",
-                                                   firstKeptEntryId="nope", tokensBefore=1),
-                   msg("3", "2", n=2))
+    ctx = _context(
+        tmp_path,
+        msg("1", None),
+        entry("compaction", "2", "1", n=1, summary="S", firstKeptEntryId="nope", tokensBefore=1),
+        msg("3", "2", n=2),
+    )
     assert [m["role"] for m in ctx.messages] == ["compactionSummary", "user"]
 
 
 @pytest.mark.parametrize("tail", [[], [{"role": "user", "content": "kept", "timestamp": 1}]])
 def test_context_retained_tail_is_a_self_contained_checkpoint(tmp_path: Path, tail):
-    ctx = _context(tmp_path, msg("1", None, text="old"), msg("2", "1", text="older", n=1),
-                   entry("compaction", "3", "2", n=2, summary="S", firstKeptEntryId="1", tokensBefore=5,
-                         retainedTail=tail),
-                   msg("4", "3", text="new", n=3))
+    ctx = _context(
+        tmp_path,
+        msg("1", None, text="old"),
+        msg("2", "1", text="older", n=1),
+        entry("compaction", "3", "2", n=2, summary="S", firstKeptEntryId="1", tokensBefore=5, retainedTail=tail),
+        msg("4", "3", text="new", n=3),
+    )
     assert [m.get("content", m.get("summary")) for m in ctx.messages] == ["S", *[t["content"] for t in tail], "new"]
 
 
 def test_context_branch_summary_custom_message_model_and_thinking(tmp_path: Path):
-    ctx = _context(tmp_path, entry("model_change", "0", None, provider="openai", modelId="gpt"),
-                   entry("thinking_level_change", "1", "0", thinkingLevel="high"),
-                   msg("2", "1"),
-                   entry("branch_summary", "3", "2", n=1, fromId="2", summary="went elsewhere"),
-                   entry("branch_summary", "4", "3", n=2, fromId="3", summary=""),
-                   {"type": "custom_message", "customType": "note", "content": "c", "display": True,
-                    "id": "5", "parentId": "4", "timestamp": ts(3)},
-                   entry("custom", "6", "5", n=4, customType="state"),
-                   entry("label", "7", "6", n=5, targetId="2", label="x"))
+    ctx = _context(
+        tmp_path,
+        entry("model_change", "0", None, provider="openai", modelId="gpt"),
+        entry("thinking_level_change", "1", "0", thinkingLevel="high"),
+        msg("2", "1"),
+        entry("branch_summary", "3", "2", n=1, fromId="2", summary="went elsewhere"),
+        entry("branch_summary", "4", "3", n=2, fromId="3", summary=""),
+        {
+            "type": "custom_message",
+            "customType": "note",
+            "content": "c",
+            "display": True,
+            "id": "5",
+            "parentId": "4",
+            "timestamp": ts(3),
+        },
+        entry("custom", "6", "5", n=4, customType="state"),
+        entry("label", "7", "6", n=5, targetId="2", label="x"),
+    )
     assert [m["role"] for m in ctx.messages] == ["user", "branchSummary", "custom"]
-    assert ctx.messages[1] == {"role": "branchSummary", "summary": "went elsewhere", "fromId": "2",
-                               "timestamp": 1735689601000.0}
+    assert ctx.messages[1] == {
+        "role": "branchSummary",
+        "summary": "went elsewhere",
+        "fromId": "2",
+        "timestamp": 1735689601000.0,
+    }
     assert ctx.thinking_level == "high" and ctx.model == {"provider": "openai", "modelId": "gpt"}
 
 
@@ -313,21 +373,35 @@ def test_context_explicit_null_leaf_is_empty_and_unknown_leaf_falls_back_to_last
 
 
 def test_ids_that_are_arrays_or_objects_load_and_match_nothing(tmp_path: Path):
-    path = write(tmp_path / "u.jsonl", header(), msg("a", None), {**msg("x", "a", n=1), "id": ["a"]},
-                 {**msg("c", None, n=2), "parentId": {"x": 1}},
-                 entry("label", "l", "c", n=3, targetId=["a"], label="z"))
+    path = write(
+        tmp_path / "u.jsonl",
+        header(),
+        msg("a", None),
+        {**msg("x", "a", n=1), "id": ["a"]},
+        {**msg("c", None, n=2), "parentId": {"x": 1}},
+        entry("label", "l", "c", n=3, targetId=["a"], label="z"),
+    )
     session = Session.load(str(path))
     assert len(session.entries) == 4 and len(session.tree().roots) == 2  # a, and c (unknown parent)
     assert session.label("a") is None
 
 
 def test_orphans_and_cycles_are_reported(tmp_path: Path):
-    path = write(tmp_path / "o.jsonl", header(), msg("r", None), msg("o", "gone", n=1),
-                 msg("a", "b", n=2), msg("b", "a", n=3), msg("z", "r", n=4))
+    path = write(
+        tmp_path / "o.jsonl",
+        header(),
+        msg("r", None),
+        msg("o", "gone", n=1),
+        msg("a", "b", n=2),
+        msg("b", "a", n=3),
+        msg("z", "r", n=4),
+    )
     reasons = [p.reason for p in Session.load(str(path)).structure_problems()]
-    assert reasons == ["entry o: its parent gone is not in the file; shown as a root",
-                       "entry a is in a parentId cycle: reachable from no root",
-                       "entry b is in a parentId cycle: reachable from no root"]
+    assert reasons == [
+        "entry o: its parent gone is not in the file; shown as a root",
+        "entry a is in a parentId cycle: reachable from no root",
+        "entry b is in a parentId cycle: reachable from no root",
+    ]
 
 
 # ---------------------------------------------------------------- following a file pi is writing
@@ -340,9 +414,12 @@ def test_refresh_reads_what_pi_appended_and_waits_for_a_torn_line(tmp_path: Path
     assert [p.reason for p in session.problems] == ["skipped: an incomplete last line (still being written?)"]
     assert session.refresh() == 0
     with path.open("ab") as handle:  # pi finishes the line, appends a label, starts another line
-        handle.write(b'entId":"a","timestamp":"' + ts(1).encode() + b'","message":{"role":"assistant",'
-                     b'"content":[],"timestamp":1}}\n' + lines(entry("label", "l", "b", n=2, targetId="a", label="x"))
-                     + b'{"type":"mess')
+        handle.write(
+            b'entId":"a","timestamp":"' + ts(1).encode() + b'","message":{"role":"assistant",'
+            b'"content":[],"timestamp":1}}\n'
+            + lines(entry("label", "l", "b", n=2, targetId="a", label="x"))
+            + b'{"type":"mess'
+        )
     assert session.refresh() == 2
     assert [e.id for e in session.entries] == ["a", "b", "l"] and session.leaf_id == "l"
     assert session.labels == {"a": "x"} and [e.id for e in session.path_to()] == ["a", "b", "l"]

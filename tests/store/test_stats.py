@@ -80,7 +80,10 @@ def test_demo_sessions_add_up():
 def test_labels_newest_first_and_cleared_ones_gone():
     got = preview(FIXTURES / "labels.jsonl")
     assert [(label.target_id, label.text) for label in got.labels] == [
-        ("e0000011", "meta"), ("e0000004", "answer again"), ("e0000003", "beginning")]
+        ("e0000011", "meta"),
+        ("e0000004", "answer again"),
+        ("e0000003", "beginning"),
+    ]
     assert iso_ms(got.labels[0].time) == "2026-01-05T10:01:33.000Z"
 
 
@@ -96,15 +99,18 @@ def test_skipped_lines_are_the_lines_that_are_not_entries(path):
     assert got.entries == len(session.entries)
 
 
-@pytest.mark.parametrize(("name", "lines", "reason"), [
-    ("bad-lines.jsonl", [4, 7, 8], "NUL bytes"),
-    ("torn-last-line.jsonl", [6], "incomplete last line"),
-    ("torn-line-joined.jsonl", [6], "not valid JSON"),
-    ("garbage-first-line.jsonl", [1], "not valid JSON"),
-    ("duplicate-header.jsonl", [5], "a second session header"),
-    ("null-line.jsonl", [6], "a null line"),
-    ("whitespace-lines.jsonl", [12], "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    ("name", "lines", "reason"),
+    [
+        ("bad-lines.jsonl", [4, 7, 8], "NUL bytes"),
+        ("torn-last-line.jsonl", [6], "incomplete last line"),
+        ("torn-line-joined.jsonl", [6], "not valid JSON"),
+        ("garbage-first-line.jsonl", [1], "not valid JSON"),
+        ("duplicate-header.jsonl", [5], "a second session header"),
+        ("null-line.jsonl", [6], "a null line"),
+        ("whitespace-lines.jsonl", [12], "not valid JSON"),
+    ],
+)
 def test_bad_lines_are_counted_with_where_and_why(name, lines, reason):
     got = preview(FIXTURES / name)
     assert got.skipped_lines == len(lines)
@@ -151,8 +157,14 @@ def test_no_prompts(tmp_path):
 
 def test_odd_usage_values_count_as_nothing(tmp_path):
     odd = {"input": "12", "output": True, "cacheRead": None, "cacheWrite": [3], "cost": {"total": "0.5"}}
-    good = {"input": 10, "output": 5, "cacheRead": 100, "cacheWrite": 1, "totalTokens": 116,
-            "cost": {"input": 0.1, "output": 0.2, "cacheRead": 0.01, "cacheWrite": 0.001, "total": 0.311}}
+    good = {
+        "input": 10,
+        "output": 5,
+        "cacheRead": 100,
+        "cacheWrite": 1,
+        "totalTokens": 116,
+        "cost": {"input": 0.1, "output": 0.2, "cacheRead": 0.01, "cacheWrite": 0.001, "total": 0.311},
+    }
     path = kit.write(
         tmp_path / "s.jsonl",
         kit.header(),
@@ -193,8 +205,9 @@ def test_lines_longer_than_a_block_and_prompts_read_back_across_blocks(tmp_path)
 
 
 def test_cancelled_between_blocks(tmp_path):
-    path = kit.write(tmp_path / "s.jsonl", kit.header(), *(kit.msg(f"c{i:07d}", None, "user", "w" * 4000, n=i)
-                                                          for i in range(600)))
+    path = kit.write(
+        tmp_path / "s.jsonl", kit.header(), *(kit.msg(f"c{i:07d}", None, "user", "w" * 4000, n=i) for i in range(600))
+    )
     asked = []
 
     def cancelled() -> bool:
@@ -209,12 +222,15 @@ def test_cancelled_between_blocks(tmp_path):
 # -- errors ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("empty.jsonl", "empty"),
-    ("foreign.jsonl", "Not a pi session"),
-    ("header-id-not-string.jsonl", "Not a pi session"),
-    ("v4-harness.jsonl", "Not a pi session"),
-])
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("empty.jsonl", "empty"),
+        ("foreign.jsonl", "Not a pi session"),
+        ("header-id-not-string.jsonl", "Not a pi session"),
+        ("v4-harness.jsonl", "Not a pi session"),
+    ],
+)
 def test_not_a_session(name, message):
     with pytest.raises(PreviewError, match=message) as caught:
         session_preview(str(FIXTURES / name))

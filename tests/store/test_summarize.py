@@ -18,10 +18,13 @@ def test_the_branch_goes_in_and_the_summary_comes_out() -> None:
     assert run_summarizer([PY, "-c", script], "x" * 300_000, timeout=30) == "summary of 300000 chars"
 
 
-@pytest.mark.parametrize(("script", "message"), [
-    ("import sys; sys.stderr.write('no API key\\n'); sys.exit(3)", "failed (exit 3): no API key"),
-    ("pass", "printed no summary"),
-])
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("import sys; sys.stderr.write('no API key\\n'); sys.exit(3)", "failed (exit 3): no API key"),
+        ("pass", "printed no summary"),
+    ],
+)
 def test_failures_say_why(script: str, message: str) -> None:
     with pytest.raises(SummarizerError, match=message.replace("(", r"\(").replace(")", r"\)")):
         run_summarizer([PY, "-c", script], "branch", timeout=30)

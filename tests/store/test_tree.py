@@ -194,8 +194,13 @@ def test_golden_two_roots() -> None:
 def test_row_segments_carry_roles() -> None:
     m = model(approaches().session(leaf="a6"))
     row = m.row(2)
-    assert row.segments == (("├⊟ ", "dim"), ("• ", "accent"), ("[checkpoint-1] ", "warning"),
-                            ("user: ", "accent"), ("Let's try approach A", ""))
+    assert row.segments == (
+        ("├⊟ ", "dim"),
+        ("• ", "accent"),
+        ("[checkpoint-1] ", "warning"),
+        ("user: ", "accent"),
+        ("Let's try approach A", ""),
+    )
     assert row.content_start == 3
     assert m.row(11).segments[-2:] == (("assistant: ", "success"), ("Rate limit exceeded", "error"))
     assert m.row(3).segments[-1] == ("[read: ~/x/file.ts:10-29]", "muted")
@@ -209,7 +214,7 @@ def entry_text(build: Build, eid: str) -> str:
     m = model(build.session(), filter_mode="all")
     assert m.select(eid) and m.selected_id == eid
     row = m.row(m.cursor)
-    return "".join(text for text, _ in row.segments[row.content_start:])
+    return "".join(text for text, _ in row.segments[row.content_start :])
 
 
 def test_tool_calls_are_described_as_pi_does() -> None:
@@ -233,11 +238,18 @@ def test_tool_calls_are_described_as_pi_does() -> None:
     b.result("orphan", parent, "nope", "read")
     b.message("nameless", "orphan", "toolResult", toolCallId="nope2", content=[])
     expected = {
-        "tr1": "[read: /srv/a.py]", "tr2": "[read: ~/b.py:5]", "tr3": "[read: c.py:1-20]",
-        "tw": "[write: ~/w.txt]", "te": "[edit: e.txt]", "tb": "[bash: echo one two]",
-        "tg": "[grep: /a|b/ in .]", "tf": "[find: *.py in ~/src]", "tl": "[ls: .]",
+        "tr1": "[read: /srv/a.py]",
+        "tr2": "[read: ~/b.py:5]",
+        "tr3": "[read: c.py:1-20]",
+        "tw": "[write: ~/w.txt]",
+        "te": "[edit: e.txt]",
+        "tb": "[bash: echo one two]",
+        "tg": "[grep: /a|b/ in .]",
+        "tf": "[find: *.py in ~/src]",
+        "tl": "[ls: .]",
         "tx": '[custom_tool: {"query":"something long enough to be cu...]',
-        "orphan": "[read]", "nameless": "[tool]",
+        "orphan": "[read]",
+        "nameless": "[tool]",
     }
     for eid, text in expected.items():
         assert entry_text(b, eid) == text, eid
@@ -258,8 +270,13 @@ def test_display_text_of_every_kind() -> None:
     b.add("label", "l1", None, targetId="x")  # cleared: no label key
     b.add("session_info", "s1", "l1", name="")
     b.add("compaction", "c1", "s1", summary="", tokensBefore=1500)
-    b.add("custom_message", "m1", "c1", customType="ext",
-          content=[{"type": "text", "text": "a\nb"}, {"type": "image"}, {"type": "text", "text": " c"}])
+    b.add(
+        "custom_message",
+        "m1",
+        "c1",
+        customType="ext",
+        content=[{"type": "text", "text": "a\nb"}, {"type": "image"}, {"type": "text", "text": " c"}],
+    )
     b.message("o1", "m1", "custom", content="x")
     b.assistant("a1", "o1", stop="length")
     b.user("u1", "a1", "  tabs\there\n  ")

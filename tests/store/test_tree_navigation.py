@@ -32,12 +32,15 @@ if TYPE_CHECKING:
 # label times
 
 
-@pytest.mark.parametrize(("stamp", "expected"), [
-    ("2025-01-01T09:05:00.000Z", "09:05"),
-    ("2025-03-04T23:59:00.000Z", "3/4 23:59"),
-    ("2024-12-31T07:08:00.000Z", "24/12/31 07:08"),
-    ("not a date", "aN/NaN/NaN NaN:NaN"),
-])
+@pytest.mark.parametrize(
+    ("stamp", "expected"),
+    [
+        ("2025-01-01T09:05:00.000Z", "09:05"),
+        ("2025-03-04T23:59:00.000Z", "3/4 23:59"),
+        ("2024-12-31T07:08:00.000Z", "24/12/31 07:08"),
+        ("not a date", "aN/NaN/NaN NaN:NaN"),
+    ],
+)
 def test_label_time_formats(stamp: str, expected: str) -> None:
     assert model(chain(2).session()).format_label_time(stamp) == expected
 
@@ -286,8 +289,19 @@ def test_a_50000_deep_chain() -> None:
     assert m.jump_to_leaf() and m.selected_id == "n49998"
 
 
-@pytest.mark.parametrize("name", ["cycle-2", "cycle-3", "cycle-self-leaf", "null-line", "message-null",
-                                  "duplicate-header", "non-object-lines", "invalid-timestamps"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cycle-2",
+        "cycle-3",
+        "cycle-self-leaf",
+        "null-line",
+        "message-null",
+        "duplicate-header",
+        "non-object-lines",
+        "invalid-timestamps",
+    ],
+)
 def test_files_pi_cannot_show_still_show(name: str) -> None:
     """Cycles (pi never returns), lines pi throws on, duplicated entries: every row renders and
     every key works."""
@@ -295,8 +309,17 @@ def test_files_pi_cannot_show_still_show(name: str) -> None:
     for mode in FILTERS:
         m = model(session, filter_mode=mode)
         assert all(isinstance(m.row(i).plain, str) for i in range(len(m)))
-        for step in (m.fold_or_up, m.unfold_or_down, m.jump_to_leaf, m.jump_to_parent, m.next_sibling,
-                     m.next_label, m.up, m.fold_or_up, m.unfold_or_down):
+        for step in (
+            m.fold_or_up,
+            m.unfold_or_down,
+            m.jump_to_leaf,
+            m.jump_to_parent,
+            m.next_sibling,
+            m.next_label,
+            m.up,
+            m.fold_or_up,
+            m.unfold_or_down,
+        ):
             step()
         m.set_query("e")
         m.toggle_label_times()
@@ -322,9 +345,22 @@ def test_update_follows_the_leaf_and_keeps_the_view(tmp_path: Path) -> None:
     m.toggle_label_times()
     m.select("u4")
     with path.open("ab") as f:
-        f.write(orjson.dumps({"type": "message", "id": "a8", "parentId": "u4", "timestamp": ts(90),
-                              "message": {"role": "assistant", "content": [{"type": "text", "text": "more"}],
-                                          "stopReason": "stop"}}) + b"\n")
+        f.write(
+            orjson.dumps(
+                {
+                    "type": "message",
+                    "id": "a8",
+                    "parentId": "u4",
+                    "timestamp": ts(90),
+                    "message": {
+                        "role": "assistant",
+                        "content": [{"type": "text", "text": "more"}],
+                        "stopReason": "stop",
+                    },
+                }
+            )
+            + b"\n"
+        )
     assert session.refresh() == 1
     assert m.update() and m.followed_leaf and m.selected_id == "a8"
     assert m.show_label_times
@@ -335,8 +371,18 @@ def test_update_follows_the_leaf_and_keeps_the_view(tmp_path: Path) -> None:
     m.select("u2")
     m.fold()
     with path.open("ab") as f:
-        f.write(orjson.dumps({"type": "message", "id": "u9", "parentId": "a8", "timestamp": ts(91),
-                              "message": {"role": "user", "content": "again"}}) + b"\n")
+        f.write(
+            orjson.dumps(
+                {
+                    "type": "message",
+                    "id": "u9",
+                    "parentId": "a8",
+                    "timestamp": ts(91),
+                    "message": {"role": "user", "content": "again"},
+                }
+            )
+            + b"\n"
+        )
     session.refresh()
     assert not m.update() and not m.followed_leaf
     assert m.selected_id == "u2" and m.is_folded(m.cursor) and m.filter_mode == "no-tools"
@@ -350,8 +396,18 @@ def test_update_moves_the_active_branch_first(tmp_path: Path) -> None:
     m = model(session)
     assert ids(m)[4] == "u3b"
     with path.open("ab") as f:
-        f.write(orjson.dumps({"type": "message", "id": "u5a", "parentId": "a4a", "timestamp": ts(99),
-                              "message": {"role": "user", "content": "back on A"}}) + b"\n")
+        f.write(
+            orjson.dumps(
+                {
+                    "type": "message",
+                    "id": "u5a",
+                    "parentId": "a4a",
+                    "timestamp": ts(99),
+                    "message": {"role": "user", "content": "back on A"},
+                }
+            )
+            + b"\n"
+        )
     session.refresh()
     m.update()
     assert ids(m)[4] == "u3a" and ids(m)[8] == "u5a"

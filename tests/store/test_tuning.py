@@ -39,6 +39,11 @@ def test_helpers_that_cannot_start_are_no_error(tmp_path: Path) -> None:
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     deep.mkdir(parents=True)
     code = "from pitui.store import tuning; tuning.start_process_helpers(); print('started')"
-    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(deep)},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "TMPDIR": str(deep)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (done.returncode, done.stdout.strip()) == (0, "started"), done.stderr

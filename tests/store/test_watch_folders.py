@@ -33,8 +33,7 @@ def test_changes_that_matter(tmp_path):
     folder = tmp_path / "--proj--"
     folder.mkdir()
     gone = tmp_path / "gone-folder"
-    assert session_changes([str(session), str(note), str(folder), str(gone)]) == {
-        str(session), str(folder), str(gone)}
+    assert session_changes([str(session), str(note), str(folder), str(gone)]) == {str(session), str(folder), str(gone)}
 
 
 async def next_change(stream, timeout: float = 10.0) -> set[str]:

@@ -29,7 +29,7 @@ def trash_home() -> Path:
 def new_lines(path: Path, before: bytes) -> list[bytes]:
     data = path.read_bytes()
     assert data.startswith(before), "an append must leave the old bytes as they were"
-    return data[len(before):].splitlines()
+    return data[len(before) :].splitlines()
 
 
 def test_label_is_one_compact_line_in_pi_key_order_parented_at_the_leaf(tmp_path: Path):
@@ -94,8 +94,9 @@ def test_branch_without_summary_appends_a_pitui_branch_custom_entry(tmp_path: Pa
     assert data["data"] == {"from": "a0000003"}
     session = Session.load(str(path))
     assert [e.id for e in session.path_to()][:-1] == ["a0000000", "a0000001"]
-    assert [m["content"][0]["text"] if m["role"] == "assistant" else m["content"]
-            for m in session.context().messages] == ["text 0", "text 1"]
+    assert [
+        m["content"][0]["text"] if m["role"] == "assistant" else m["content"] for m in session.context().messages
+    ] == ["text 0", "text 1"]
     assert result.prompt_text is None
 
 
@@ -132,9 +133,16 @@ def test_branch_with_summary(tmp_path: Path):
 
 
 def test_fork_rechains_past_labels_and_relinks_labels(tmp_path: Path):
-    path = write(tmp_path / "s.jsonl", header(), msg("a", None), msg("b", "a", "assistant", n=1),
-                 entry("label", "l1", "b", n=2, targetId="a", label="start"),
-                 msg("c", "l1", n=3), msg("d", "c", "assistant", n=4), msg("x", "b", n=5))
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        msg("a", None),
+        msg("b", "a", "assistant", n=1),
+        entry("label", "l1", "b", n=2, targetId="a", label="start"),
+        msg("c", "l1", n=3),
+        msg("d", "c", "assistant", n=4),
+        msg("x", "b", n=5),
+    )
     # the leaf is x; fork from d, whose path runs through the label entry l1
     new = Path(actions.fork(str(path), "d"))
     assert new.parent == path.parent and new.name.endswith(".jsonl")
@@ -143,7 +151,12 @@ def test_fork_rechains_past_labels_and_relinks_labels(tmp_path: Path):
     assert [(r["id"], r["parentId"]) for r in rows[1:5]] == [("a", None), ("b", "a"), ("c", "b"), ("d", "c")]
     label = rows[5]
     assert (label["type"], label["parentId"], label["targetId"], label["label"], label["timestamp"]) == (
-        "label", "d", "a", "start", ts(2))
+        "label",
+        "d",
+        "a",
+        "start",
+        ts(2),
+    )
     session = Session.load(str(new))
     assert session.labels == {"a": "start"} and len(session.tree().roots) == 1
     assert len(session.context().messages) == 4
@@ -156,9 +169,11 @@ def test_clone_copies_the_active_path(tmp_path: Path):
 
 
 def test_first_write_to_a_v1_file_migrates_it_atomically_keeping_the_original_in_the_trash(
-        tmp_path: Path, trash_home: Path):
+    tmp_path: Path, trash_home: Path
+):
     v1 = [header(version=None)] + [
-        {"type": "message", "timestamp": ts(i), "message": {"role": "user", "content": f"m{i}"}} for i in range(3)]
+        {"type": "message", "timestamp": ts(i), "message": {"role": "user", "content": f"m{i}"}} for i in range(3)
+    ]
     path = write(tmp_path / f"old-{tmp_path.name}.jsonl", *v1)
     original = path.read_bytes()
     actions.rename(str(path), "migrated")
@@ -191,8 +206,7 @@ def test_new_session_is_written_on_the_first_assistant_message(tmp_path: Path):
     manager.append_message({"role": "user", "content": "hello", "timestamp": 1})
     file = Path(manager.get_session_file())
     assert not file.exists()
-    manager.append_message({"role": "assistant", "content": [], "provider": "anthropic", "model": "m",
-                            "timestamp": 2})
+    manager.append_message({"role": "assistant", "content": [], "provider": "anthropic", "model": "m", "timestamp": 2})
     rows = [orjson.loads(line) for line in file.read_bytes().splitlines()]
     assert [r["type"] for r in rows] == ["session", "model_change", "message", "message"]
     assert list(rows[0]) == ["type", "version", "id", "timestamp", "cwd"]
@@ -294,8 +308,14 @@ def test_bodies_come_from_the_file_as_it_was_read(tmp_path: Path):
 
 
 def test_branch_refuses_a_leaf_inside_a_parent_cycle(tmp_path: Path):
-    path = write(tmp_path / "c.jsonl", header(), msg("r", None), msg("a", "b", n=1), msg("b", "a", "assistant", n=2),
-                 msg("z", "r", "assistant", n=3))
+    path = write(
+        tmp_path / "c.jsonl",
+        header(),
+        msg("r", None),
+        msg("a", "b", n=1),
+        msg("b", "a", "assistant", n=2),
+        msg("z", "r", "assistant", n=3),
+    )
     before = path.read_bytes()
     with pytest.raises(actions.ActionError, match="cycle"):
         actions.branch(str(path), "b")
@@ -324,8 +344,12 @@ def test_trash_refuses_a_file_that_is_not_a_session(tmp_path: Path):
 def test_migrating_on_first_write_keeps_unreadable_lines_where_they_were(tmp_path: Path):
     v1 = [header(version=None), {"type": "message", "timestamp": ts(1), "message": {"role": "user", "content": "a"}}]
     path = tmp_path / f"old-bad-{tmp_path.name}.jsonl"
-    path.write_bytes(lines(*v1) + b"garbage line\n" + lines(
-        {"type": "message", "timestamp": ts(2), "message": {"role": "user", "content": "b"}}) + b'{"torn')
+    path.write_bytes(
+        lines(*v1)
+        + b"garbage line\n"
+        + lines({"type": "message", "timestamp": ts(2), "message": {"role": "user", "content": "b"}})
+        + b'{"torn'
+    )
     actions.rename(str(path), "kept")
     rows = path.read_bytes().split(b"\n")
     assert rows[2] == b"garbage line" and rows[4] == b'{"torn'
@@ -345,7 +369,12 @@ def test_the_rest_of_pis_api_reads_back_in_a_new_manager(tmp_path: Path):
     again = SessionManager.open(manager.get_session_file())
     assert again.get_label(user) == "start" and again.get_session_id() == manager.get_session_id()
     assert [e["type"] for e in again.build_context_entries()] == [
-        "thinking_level_change", "message", "custom_message", "message", "label"]
+        "thinking_level_change",
+        "message",
+        "custom_message",
+        "message",
+        "label",
+    ]
     context = again.build_session_context()
     assert [m["role"] for m in context.messages] == ["user", "custom", "assistant"]
     assert context.thinking_level == "high" and context.model == {"provider": "p", "modelId": "m"}

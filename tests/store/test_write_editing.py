@@ -79,8 +79,7 @@ def test_branch_with_summary_is_written_as_pi_writes_one(tmp_path: Path, oracle:
     assert seen["context"]["messages"][-1]["role"] == "branchSummary"
 
 
-def test_choosing_a_user_message_puts_the_leaf_on_its_parent_and_offers_its_text(tmp_path: Path,
-                                                                                oracle: Any) -> None:
+def test_choosing_a_user_message_puts_the_leaf_on_its_parent_and_offers_its_text(tmp_path: Path, oracle: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     editor = SessionEditor(Session.load(str(path)))
     written = editor.branch("u2")
@@ -249,12 +248,33 @@ def test_digest_lists_prompts_files_commands_and_errors(tmp_path: Path) -> None:
 def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     # A branch summary with details and a user bash execution on the branch, as pi writes them.
-    pi_append(path,
-              entry("branch_summary", "b1", "a4", n=9, fromId="a4", summary="Earlier: tried a cache.",
-                    details={"readFiles": ["src/cache.py"], "modifiedFiles": ["src/io.py"]}),
-              {"type": "message", "id": "x1", "parentId": "b1", "timestamp": "2025-01-01T00:00:10.000Z",
-               "message": {"role": "bashExecution", "command": "git status", "output": "clean", "exitCode": 1,
-                           "cancelled": False, "truncated": False, "timestamp": 1735689610000}})
+    pi_append(
+        path,
+        entry(
+            "branch_summary",
+            "b1",
+            "a4",
+            n=9,
+            fromId="a4",
+            summary="Earlier: tried a cache.",
+            details={"readFiles": ["src/cache.py"], "modifiedFiles": ["src/io.py"]},
+        ),
+        {
+            "type": "message",
+            "id": "x1",
+            "parentId": "b1",
+            "timestamp": "2025-01-01T00:00:10.000Z",
+            "message": {
+                "role": "bashExecution",
+                "command": "git status",
+                "output": "clean",
+                "exitCode": 1,
+                "cancelled": False,
+                "truncated": False,
+                "timestamp": 1735689610000,
+            },
+        },
+    )
     session = Session.load(str(path))
     targets = ["u1", "a1", "a2", "u2", "r2", "x1"]
     answers = oracle.branch_summary_input({"file": str(path), "target": t} for t in targets)

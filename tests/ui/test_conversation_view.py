@@ -35,6 +35,7 @@ def screen_lines(app: App) -> list[str]:
 def screen_text(app: App) -> str:
     return "\n".join(screen_lines(app))
 
+
 def top_line(app: App) -> str:
     return screen_lines(app)[0]
 
@@ -50,16 +51,33 @@ async def test_every_kind_of_message_as_the_user_reads_it() -> None:
         text = screen_text(app)
         lines = [line[2:].strip() for line in screen_lines(app)]  # without the cursor gutter
         for expected in [
-            "User", "Why do cache entries never expire?", "[image: image/png, 12.3 kB]",
-            "Assistant", "▸ Thinking · 2 lines", "I'll read the cache module.", '⚙ read {"path":"src/cache.py"}',
+            "User",
+            "Why do cache entries never expire?",
+            "[image: image/png, 12.3 kB]",
+            "Assistant",
+            "▸ Thinking · 2 lines",
+            "I'll read the cache module.",
+            '⚙ read {"path":"src/cache.py"}',
             "claude-sonnet-4-5 (anthropic) · ↑1.2k ↓345 R20k W512 · 22k tokens · $0.042",
-            "↳ read · 20 lines", "output line 1", "output line 5", "… 15 more lines",
-            "✗ edit failed · 1 line", "oldText not found",
-            "$ pytest -q", "3 failed, 9 passed", "exit 1 · output truncated",
-            "◆ todo · not shown by pi", "remember the README",
-            "⎇ Branch summary", "Tried a monotonic clock first; abandoned.",
-            "⊟ Compacted 2 entries · 48,210 tokens before", "Goal", "Fix the cache.", "▸ show the 2 replaced entries",
-            "developer", "be brief",
+            "↳ read · 20 lines",
+            "output line 1",
+            "output line 5",
+            "… 15 more lines",
+            "✗ edit failed · 1 line",
+            "oldText not found",
+            "$ pytest -q",
+            "3 failed, 9 passed",
+            "exit 1 · output truncated",
+            "◆ todo · not shown by pi",
+            "remember the README",
+            "⎇ Branch summary",
+            "Tried a monotonic clock first; abandoned.",
+            "⊟ Compacted 2 entries · 48,210 tokens before",
+            "Goal",
+            "Fix the cache.",
+            "▸ show the 2 replaced entries",
+            "developer",
+            "be brief",
         ]:
             assert expected in lines, f"{expected!r} not on screen:\n{text}"
         assert "The TTL logic" not in text, "thinking is folded at first"
@@ -143,8 +161,9 @@ async def test_page_keys_home_and_end() -> None:
         await pilot.press("pageup")
         after = screen_text(app)
         assert after != before and "answer 299" not in after
-        assert view.cursor_item.entry_id in after.replace("message ", "m").replace("answer ", "m"), \
+        assert view.cursor_item.entry_id in after.replace("message ", "m").replace("answer ", "m"), (
             "the cursor follows onto the screen"
+        )
         await pilot.press("pagedown")
         assert "answer 299" in screen_text(app)
         await pilot.press("home")
@@ -224,8 +243,11 @@ async def test_a_click_on_a_folded_part_opens_it() -> None:
 
 
 async def test_t_shows_and_hides_every_thinking_block() -> None:
-    items = [assistant("a1", ThinkingPart("first thought"), "one"), user("u1", "go on"),
-             assistant("a2", ThinkingPart("second thought"), "two")]
+    items = [
+        assistant("a1", ThinkingPart("first thought"), "one"),
+        user("u1", "go on"),
+        assistant("a2", ThinkingPart("second thought"), "two"),
+    ]
     app = ViewApp(items)
     async with app.run_test(size=(60, 30)) as pilot:
         await pilot.pause()
@@ -331,8 +353,10 @@ async def test_a_huge_path_opens_at_its_end_having_rendered_only_what_is_on_scre
 
 def test_bindings_can_be_remapped_by_id() -> None:
     ids = {binding.id for binding in ConversationView.BINDINGS}
-    assert ids == {f"conversation.{name}" for name in
-                   ("cursor_up", "cursor_down", "page_up", "page_down", "first", "last", "toggle", "toggle_thinking")}
+    assert ids == {
+        f"conversation.{name}"
+        for name in ("cursor_up", "cursor_down", "page_up", "page_down", "first", "last", "toggle", "toggle_thinking")
+    }
 
 
 async def test_a_remapped_key() -> None:
@@ -352,8 +376,14 @@ HOSTILE = "\x1b]52;c;SGVsbG8=\x07 \x1b[31mred\x1b[0m [bold]x[/] [link=http://e.v
 def _hostile_items() -> list[Item]:
     return [
         UserMessage("u1", (TextPart(HOSTILE),)),
-        assistant("a1", ThinkingPart(HOSTILE), f"# {HOSTILE}\n\n[a link](http://x.y/\x1b[2J) {HOSTILE}",
-                  ToolCallPart("c1", f"tool{HOSTILE}", {"cmd": HOSTILE}), model=HOSTILE, provider=HOSTILE),
+        assistant(
+            "a1",
+            ThinkingPart(HOSTILE),
+            f"# {HOSTILE}\n\n[a link](http://x.y/\x1b[2J) {HOSTILE}",
+            ToolCallPart("c1", f"tool{HOSTILE}", {"cmd": HOSTILE}),
+            model=HOSTILE,
+            provider=HOSTILE,
+        ),
         ToolResult("t1", HOSTILE, (TextPart(HOSTILE),), is_error=True),
         BashExecution("b1", HOSTILE, HOSTILE, full_output_path=HOSTILE),
         CustomMessage("c1", HOSTILE, (TextPart(HOSTILE), ImagePart(HOSTILE, 1))),
@@ -373,7 +403,7 @@ async def test_session_text_is_shown_as_text_never_as_escapes_or_markup() -> Non
         for y in range(view.size.height):
             segments.extend(view.render_line(y))
         for segment in segments:
-            assert not any(ord(c) < 32 or 0x7f <= ord(c) <= 0x9f for c in segment.text), repr(segment.text)
+            assert not any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in segment.text), repr(segment.text)
             assert "\u202e" not in segment.text
             assert segment.style is None or not segment.style.link, "no hyperlinks from session text"
         text = screen_text(app)

@@ -51,8 +51,10 @@ async def test_a_fork_made_now_is_now_and_its_preview_says_so(tmp_path: Path) ->
         while listing(app).selected.path != clone:
             await pilot.press("down")
         await settle(pilot)
-        await until(pilot, lambda: (pane := app.screen.query_one(PreviewPane)).preview is not None
-                    and pane.preview.path == clone)
+        await until(
+            pilot,
+            lambda: (pane := app.screen.query_one(PreviewPane)).preview is not None and pane.preview.path == clone,
+        )
         text = screen_text(app)
         created, last = text.index("Created"), text.index("Last message")
         assert created < last and "Modified" not in text
@@ -69,8 +71,15 @@ def test_an_agent_folder_that_is_a_sessions_folder_is_named(tmp_path: Path) -> N
     family(folder)
     wrong = agent / "sessions"  # PI_CODING_AGENT_DIR set to the sessions folder itself
     env = {**os.environ, "PI_CODING_AGENT_DIR": str(wrong), "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "pitui", "ls", "--all"], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "pitui", "ls", "--all"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0
     assert f"No sessions found in {wrong}/sessions" in done.stderr
     assert f"{wrong} looks like a sessions folder" in done.stderr and f"to {agent} instead" in done.stderr
@@ -93,8 +102,9 @@ async def test_resume_without_pi_stays_and_copies_cd_and_command(tmp_path: Path)
     project = tmp_path / "project"
     project.mkdir()
     path = session(folder, "here", "Work in a real folder", n=90, cwd=str(project))
-    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW,
-                   config=Config(resume_command=("no-such-pi", "--session", "{path}")))
+    app = picker_app(
+        agent, CWD, tmp_path, now=KIT_NOW, config=Config(resume_command=("no-such-pi", "--session", "{path}"))
+    )
     async with app.run_test(size=(120, 24)) as pilot:
         await settle(pilot)
         assert listing(app).selected.path == str(path)

@@ -12,14 +12,32 @@ from pitui.config import Config
 from pitui.ui.keys import check_keymap, is_key
 
 
-@pytest.mark.parametrize("spec", ["ctrl+d", "f3", "delete", "L", "shift+l", "ctrl+shift+o", "alt+left",
-                                  "question_mark", "ctrl+backspace", "pagedown", "escape", "space", "enter"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ctrl+d",
+        "f3",
+        "delete",
+        "L",
+        "shift+l",
+        "ctrl+shift+o",
+        "alt+left",
+        "question_mark",
+        "ctrl+backspace",
+        "pagedown",
+        "escape",
+        "space",
+        "enter",
+    ],
+)
 def test_keys_that_are_keys(spec: str) -> None:
     assert is_key(spec)
 
 
-@pytest.mark.parametrize("spec", ["ctrl+shift+banana", "banana", "ctrl+", "", "ctrl+ctrl+d", "hyperdrive+x",
-                                  "f99x", "ctrl+snowman", "shift+ a"])
+@pytest.mark.parametrize(
+    "spec",
+    ["ctrl+shift+banana", "banana", "ctrl+", "", "ctrl+ctrl+d", "hyperdrive+x", "f99x", "ctrl+snowman", "shift+ a"],
+)
 def test_keys_that_are_not(spec: str) -> None:
     assert not is_key(spec)
 
@@ -30,10 +48,11 @@ async def test_bad_entries_are_reported_and_keep_their_defaults(tmp_path: Path) 
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         notes = [str(n.message) for n in app._notifications]
-        assert any("no binding has the id 'tree.cursor_dow'" in note and "tree.cursor_down" in note
-                   for note in notes)
-        assert any("picker.delete = 'ctrl+shift+banana'" in note and "is not a key" in note
-                   and "keeping 'ctrl+d'" in note for note in notes)
+        assert any("no binding has the id 'tree.cursor_dow'" in note and "tree.cursor_down" in note for note in notes)
+        assert any(
+            "picker.delete = 'ctrl+shift+banana'" in note and "is not a key" in note and "keeping 'ctrl+d'" in note
+            for note in notes
+        )
         assert app.keymap == {"picker.sort": "f5,ctrl+s"}
         hints = " ".join(header_lines(app)[1:])
         assert "ctrl+d delete" in hints and "f5/ctrl+s sort" in hints

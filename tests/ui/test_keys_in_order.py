@@ -189,8 +189,14 @@ async def test_trash_then_escape_in_one_read_asks_and_keeps_the_file(tmp_path: P
     async with view_app(path, tmp_path).run_test(size=(120, 36)) as pilot:
         await opened(pilot)
         feed(pilot, "ctrl+delete", "escape", *"abc")
-        await until(pilot, lambda: view_of(pilot).query_one(SessionTree).query == "abc"
-                    if isinstance(pilot.app.screen, SessionScreen) else False)
+        await until(
+            pilot,
+            lambda: (
+                view_of(pilot).query_one(SessionTree).query == "abc"
+                if isinstance(pilot.app.screen, SessionScreen)
+                else False
+            ),
+        )
         assert not isinstance(pilot.app.screen, ConfirmDialog)
     assert path.read_bytes() == before
 

@@ -40,8 +40,10 @@ async def test_current_folder_rows_header_and_hints(tmp_path):
         first, hint1, hint2 = header_lines(app)
         assert first.startswith(" Resume Session (Current Folder)")
         assert first.endswith("◉ Current Folder | ○ All  Name: All  Sort: Threaded")
-        assert hint1.strip() == ("enter open · escape quit · tab scope · ctrl+s sort · ctrl+n named · "
-                                 "ctrl+p path (off) · ctrl+r rename · ctrl+d delete")
+        assert hint1.strip() == (
+            "enter open · escape quit · tab scope · ctrl+s sort · ctrl+n named · "
+            "ctrl+p path (off) · ctrl+r rename · ctrl+d delete"
+        )
         assert hint2.strip() == "ctrl+o resume in pi"
         assert ' > type to search: words, "exact phrase", re:regex' in screen_lines(app)
         assert screen_lines(app)[-1].endswith("f1 keys · f2 commands · ctrl+q quit")
@@ -59,8 +61,15 @@ async def test_age_and_count_formats(tmp_path):
     agent, folder = kit_folder(tmp_path)
     minute = 60_000
     base = 1735689600000
-    ages = {"now": 30_000, "5m": 5 * minute, "3h": 3 * 60 * minute, "2d": 2 * 1440 * minute,
-            "1w": 8 * 1440 * minute, "2mo": 65 * 1440 * minute, "1y": 400 * 1440 * minute}
+    ages = {
+        "now": 30_000,
+        "5m": 5 * minute,
+        "3h": 3 * 60 * minute,
+        "2d": 2 * 1440 * minute,
+        "1w": 8 * 1440 * minute,
+        "2mo": 65 * 1440 * minute,
+        "1y": 400 * 1440 * minute,
+    }
     for n, (label, ago) in enumerate(ages.items()):
         session(folder, f"s{n}", f"age {label}", n=0)
         path = folder / f"s{n}.jsonl"
@@ -87,8 +96,9 @@ async def test_title_is_cut_with_an_ellipsis_and_control_characters_are_spaces(t
 
 async def test_session_text_is_shown_as_text_never_markup_or_escapes(tmp_path):
     agent, folder = kit_folder(tmp_path)
-    session(folder, "evil", "[bold red]not bold[/] \x1b[31mred\x1b[0m \u202eevil",
-            title="[link=x]name[/link] \x1b]0;t\x07")
+    session(
+        folder, "evil", "[bold red]not bold[/] \x1b[31mred\x1b[0m \u202eevil", title="[link=x]name[/link] \x1b]0;t\x07"
+    )
     app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -120,8 +130,10 @@ async def test_tab_switches_scope_lists_all_once_and_shows_cwd(tmp_path, monkeyp
         assert first.startswith(" Resume Session (All)")
         assert "○ Current Folder | ◉ All" in first
         assert len(listing(app).rows) == 6
-        assert all(line.endswith(("shortlinks", "weatherapp"), 0, line.rindex(" ", 0, line.rindex(" ")))
-                   for line in row_lines(app))  # the cwd before count and age
+        assert all(
+            line.endswith(("shortlinks", "weatherapp"), 0, line.rindex(" ", 0, line.rindex(" ")))
+            for line in row_lines(app)
+        )  # the cwd before count and age
         await pilot.press("tab")
         await settle(pilot)
         assert header_lines(app)[0].startswith(" Resume Session (Current Folder)")
@@ -168,8 +180,13 @@ async def test_ctrl_s_cycles_threaded_recent_fuzzy(tmp_path):
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert header_lines(app)[0].endswith("Sort: Recent")
-        assert titles(app) == ["Plan the parser", "Table parser, second attempt", "Try a table-driven parser",
-                               "Recursive descent", "Unrelated: fix the CI cache"]
+        assert titles(app) == [
+            "Plan the parser",
+            "Table parser, second attempt",
+            "Try a table-driven parser",
+            "Recursive descent",
+            "Unrelated: fix the CI cache",
+        ]
         assert not any("─" in line for line in row_lines(app))
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -184,7 +201,9 @@ async def test_ctrl_s_cycles_threaded_recent_fuzzy(tmp_path):
 def named_only(app: PituiApp, on: bool) -> bool:
     if on:
         return "Name: Named" in header_lines(app)[0] and titles(app) == [
-            "Cache never expires after reboot", "Cache: clear command and --no-cache"]
+            "Cache never expires after reboot",
+            "Cache: clear command and --no-cache",
+        ]
     return "Name: All" in header_lines(app)[0] and len(titles(app)) == 3
 
 
@@ -195,10 +214,13 @@ def file_paths(app: PituiApp, on: bool) -> bool:
     return "ctrl+p path (off)" in hints and not any(".jsonl" in line for line in row_lines(app))
 
 
-@pytest.mark.parametrize(("key", "width", "shown"), [
-    pytest.param("ctrl+n", 120, named_only, id="ctrl-n-named-sessions-only"),
-    pytest.param("ctrl+p", 160, file_paths, id="ctrl-p-file-paths"),
-])
+@pytest.mark.parametrize(
+    ("key", "width", "shown"),
+    [
+        pytest.param("ctrl+n", 120, named_only, id="ctrl-n-named-sessions-only"),
+        pytest.param("ctrl+p", 160, file_paths, id="ctrl-p-file-paths"),
+    ],
+)
 async def test_a_toggle_key_turns_its_view_on_then_off(tmp_path, key, width, shown):
     app = demo_app(tmp_path)
     async with app.run_test(size=(width, 36)) as pilot:
@@ -389,9 +411,22 @@ async def test_every_picker_key_has_an_id_and_is_listed_in_help(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         ids = {row.binding_id for row in key_rows(picker(app))}
-        assert {"picker.up", "picker.down", "picker.page_up", "picker.page_down", "picker.open", "picker.cancel",
-                "picker.scope", "picker.sort", "picker.named", "picker.path", "picker.rename", "picker.delete",
-                "picker.delete_noninvasive", "picker.resume"} <= ids
+        assert {
+            "picker.up",
+            "picker.down",
+            "picker.page_up",
+            "picker.page_down",
+            "picker.open",
+            "picker.cancel",
+            "picker.scope",
+            "picker.sort",
+            "picker.named",
+            "picker.path",
+            "picker.rename",
+            "picker.delete",
+            "picker.delete_noninvasive",
+            "picker.resume",
+        } <= ids
         await pilot.press("f1")
         await settle(pilot)
         assert "picker.delete" in screen_text(app)

@@ -1,7 +1,6 @@
 """The picker while it loads, when there is nothing or something bad to show, and while the files
 change on disk."""
 
-
 from __future__ import annotations
 
 import os
@@ -55,7 +54,8 @@ async def test_empty_states(short_tmp):
         await pilot.press("ctrl+n")
         await settle(pilot)
         assert row_lines(app) == [
-            "  No named sessions in current folder. Press ctrl+n to show all, or tab to view all."]
+            "  No named sessions in current folder. Press ctrl+n to show all, or tab to view all."
+        ]
         await pilot.press("tab")
         await settle(pilot)
         assert row_lines(app) == ["  No named sessions found. Press ctrl+n to show all."]
@@ -200,8 +200,9 @@ async def test_the_list_follows_the_disk(tmp_path, monkeypatch):
         # grows: pi appends a message
         with paths["b"].open("ab") as handle:
             handle.write(lines(msg("grow0001", "fork0000", "user", "one more", n=200)))
-        await until(pilot, lambda: any(row.info.message_count == 2 and row.path == str(paths["b"])
-                                       for row in listing(app).rows))
+        await until(
+            pilot, lambda: any(row.info.message_count == 2 and row.path == str(paths["b"]) for row in listing(app).rows)
+        )
         assert selected_title(app) == "Recursive descent"
 
         # goes away
@@ -239,8 +240,19 @@ def test_real_paths_equal_os_realpath(tmp_path):
     os.symlink("loop2", tmp_path / "loop1")
     os.symlink("loop1", tmp_path / "loop2")
     os.symlink("missing", tmp_path / "dangling")
-    names = ["lnk/sub/f.jsonl", "lnk/rel.jsonl", "abs.jsonl", "chain.jsonl", "lnk/sub/up.jsonl",
-             "real/sub/../sub/f.jsonl", "lnk/", "loop1", "dangling", "nope", "real//sub/f.jsonl"]
+    names = [
+        "lnk/sub/f.jsonl",
+        "lnk/rel.jsonl",
+        "abs.jsonl",
+        "chain.jsonl",
+        "lnk/sub/up.jsonl",
+        "real/sub/../sub/f.jsonl",
+        "lnk/",
+        "loop1",
+        "dangling",
+        "nope",
+        "real//sub/f.jsonl",
+    ]
     folders: dict[str, str] = {}
     for path in [str(tmp_path / name) for name in names] + ["relative/x.jsonl"]:
         try:

@@ -1,7 +1,6 @@
 """The picker's writes, driven as a user drives them: renaming a session and moving one to the
 trash, with every way to cancel, and what the files hold afterwards."""
 
-
 from __future__ import annotations
 
 import os

@@ -47,13 +47,16 @@ async def test_the_facts_the_user_reads():
     for row in expected:
         assert row in stripped, row
     models = stripped.index("Models       anthropic/claude-opus-4-5 (15)")
-    assert lines[models + 1] == lines[models].replace("Models       anthropic/claude-opus-4-5 (15)",
-                                                      "             openai/gpt-5.1-codex (9)")
+    assert lines[models + 1] == lines[models].replace(
+        "Models       anthropic/claude-opus-4-5 (15)", "             openai/gpt-5.1-codex (9)"
+    )
     assert "Forked from  ~/.pi/agent/sessions/" in text
     assert "First prompt" in text and "`weather now berlin` has been showing 14.2°C" in text
     assert "Last prompt" in text and "try again" in text
     assert [line.strip() for line in lines if line.strip().startswith(("5h ", "3d "))] == [
-        "5h  regression test", "3d  fix"]
+        "5h  regression test",
+        "3d  fix",
+    ]
 
 
 async def test_a_long_fork_path_keeps_its_file_name():
@@ -150,11 +153,26 @@ async def test_an_error_message_is_text_too():
 # -- formatting -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("ago", "expected"), [
-    (0, "now"), (59_999, "now"), (60_000, "1m"), (59 * 60_000, "59m"), (HOUR, "1h"), (23 * HOUR, "23h"),
-    (DAY, "1d"), (6 * DAY, "6d"), (7 * DAY, "1w"), (29 * DAY, "4w"), (30 * DAY, "1mo"), (364 * DAY, "12mo"),
-    (365 * DAY, "1y"), (800 * DAY, "2y"), (-5 * HOUR, "now"),
-])
+@pytest.mark.parametrize(
+    ("ago", "expected"),
+    [
+        (0, "now"),
+        (59_999, "now"),
+        (60_000, "1m"),
+        (59 * 60_000, "59m"),
+        (HOUR, "1h"),
+        (23 * HOUR, "23h"),
+        (DAY, "1d"),
+        (6 * DAY, "6d"),
+        (7 * DAY, "1w"),
+        (29 * DAY, "4w"),
+        (30 * DAY, "1mo"),
+        (364 * DAY, "12mo"),
+        (365 * DAY, "1y"),
+        (800 * DAY, "2y"),
+        (-5 * HOUR, "now"),
+    ],
+)
 def test_ages_as_pi_shows_them(ago, expected):
     assert format_age(NOW - ago, NOW) == expected
 
@@ -164,33 +182,67 @@ def test_unknown_age():
     assert format_age(float("nan"), NOW) == "?"
 
 
-@pytest.mark.parametrize(("size", "expected"), [
-    (0, "0 B"), (999, "999 B"), (1000, "1.0 kB"), (44_937, "44.9 kB"), (999_949, "999.9 kB"),
-    (999_950, "1.0 MB"), (1_234_567, "1.2 MB"), (107_514_122, "107.5 MB"), (3 * 10**9, "3.0 GB"),
-])
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [
+        (0, "0 B"),
+        (999, "999 B"),
+        (1000, "1.0 kB"),
+        (44_937, "44.9 kB"),
+        (999_949, "999.9 kB"),
+        (999_950, "1.0 MB"),
+        (1_234_567, "1.2 MB"),
+        (107_514_122, "107.5 MB"),
+        (3 * 10**9, "3.0 GB"),
+    ],
+)
 def test_sizes(size, expected):
     assert format_size(size) == expected
 
 
-@pytest.mark.parametrize(("count", "expected"), [
-    (0, "0"), (999, "999"), (1000, "1.0k"), (4_500, "4.5k"), (12_345, "12k"), (999_499, "999k"),
-    (1_200_000, "1.2M"), (34_000_000, "34M"), (999_000_000, "999M"), (1_500_000_000, "1.5B"),
-    (587_806_000_000, "588B"),
-])
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        (0, "0"),
+        (999, "999"),
+        (1000, "1.0k"),
+        (4_500, "4.5k"),
+        (12_345, "12k"),
+        (999_499, "999k"),
+        (1_200_000, "1.2M"),
+        (34_000_000, "34M"),
+        (999_000_000, "999M"),
+        (1_500_000_000, "1.5B"),
+        (587_806_000_000, "588B"),
+    ],
+)
 def test_tokens_as_pi_shows_them(count, expected):
     assert format_tokens(count) == expected
 
 
-@pytest.mark.parametrize(("cost", "expected"), [
-    (0, "$0.00"), (0.004, "<$0.01"), (0.005, "$0.01"), (0.4249, "$0.42"), (1234.5, "$1,234.50"),
-])
+@pytest.mark.parametrize(
+    ("cost", "expected"),
+    [
+        (0, "$0.00"),
+        (0.004, "<$0.01"),
+        (0.005, "$0.01"),
+        (0.4249, "$0.42"),
+        (1234.5, "$1,234.50"),
+    ],
+)
 def test_costs(cost, expected):
     assert format_cost(cost) == expected
 
 
-@pytest.mark.parametrize(("path", "expected"), [
-    ("/home/user", "~"), ("/home/user/p", "~/p"), ("/home/username/p", "/home/username/p"), ("/srv/x", "/srv/x"),
-])
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/home/user", "~"),
+        ("/home/user/p", "~/p"),
+        ("/home/username/p", "/home/username/p"),
+        ("/srv/x", "/srv/x"),
+    ],
+)
 def test_home_is_written_as_tilde(path, expected):
     assert shorten_home_folder(path, HOME) == expected
     assert shorten_home_folder(path, HOME + "/") == expected

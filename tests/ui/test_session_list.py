@@ -18,20 +18,52 @@ MIN = 60_000.0
 DAY = 1440 * MIN
 
 
-def info(path: str, *, modified: float = NOW, name: str | None = None, first: str = "hello", count: int = 1,
-         parent: Any = None, cwd: str = "/home/me/proj") -> SessionInfo:
-    return SessionInfo(path=path, id=path, cwd=cwd, name=name, parent_session_path=parent, created=None,
-                       modified=modified, message_count=count, first_message=first)
+def info(
+    path: str,
+    *,
+    modified: float = NOW,
+    name: str | None = None,
+    first: str = "hello",
+    count: int = 1,
+    parent: Any = None,
+    cwd: str = "/home/me/proj",
+) -> SessionInfo:
+    return SessionInfo(
+        path=path,
+        id=path,
+        cwd=cwd,
+        name=name,
+        parent_session_path=parent,
+        created=None,
+        modified=modified,
+        message_count=count,
+        first_message=first,
+    )
 
 
 # -- formats ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("ago", "shown"), [
-    (0, "now"), (59_999, "now"), (MIN, "1m"), (59 * MIN, "59m"), (60 * MIN, "1h"), (23.99 * 60 * MIN, "23h"),
-    (DAY, "1d"), (6.9 * DAY, "6d"), (7 * DAY, "1w"), (29 * DAY, "4w"), (30 * DAY, "1mo"), (364 * DAY, "12mo"),
-    (365 * DAY, "1y"), (800 * DAY, "2y"), (-5 * MIN, "now"),
-])
+@pytest.mark.parametrize(
+    ("ago", "shown"),
+    [
+        (0, "now"),
+        (59_999, "now"),
+        (MIN, "1m"),
+        (59 * MIN, "59m"),
+        (60 * MIN, "1h"),
+        (23.99 * 60 * MIN, "23h"),
+        (DAY, "1d"),
+        (6.9 * DAY, "6d"),
+        (7 * DAY, "1w"),
+        (29 * DAY, "4w"),
+        (30 * DAY, "1mo"),
+        (364 * DAY, "12mo"),
+        (365 * DAY, "1y"),
+        (800 * DAY, "2y"),
+        (-5 * MIN, "now"),
+    ],
+)
 def test_ages_as_pi_writes_them(ago, shown):
     assert format_age(NOW - ago, NOW) == shown
 
@@ -71,14 +103,17 @@ def test_fit_left_keeps_the_end_from_a_folder_boundary():
 
 
 def test_threaded_rows_follow_pi():
-    rows = threaded_rows([
-        info("/s/a", modified=NOW - 1),
-        info("/s/b", modified=NOW - 2, parent="/s/a"),
-        info("/s/c", modified=NOW - 3, parent="/s/b"),
-        info("/s/d", modified=NOW - 4, parent="/s/a"),
-        info("/s/e", modified=NOW - 5, parent="/s/c"),
-        info("/s/f", modified=NOW - 0.5, parent="/s/missing"),
-    ], canonical=lambda p: p)
+    rows = threaded_rows(
+        [
+            info("/s/a", modified=NOW - 1),
+            info("/s/b", modified=NOW - 2, parent="/s/a"),
+            info("/s/c", modified=NOW - 3, parent="/s/b"),
+            info("/s/d", modified=NOW - 4, parent="/s/a"),
+            info("/s/e", modified=NOW - 5, parent="/s/c"),
+            info("/s/f", modified=NOW - 0.5, parent="/s/missing"),
+        ],
+        canonical=lambda p: p,
+    )
     assert [(row.prefix, row.path) for row in rows] == [
         ("", "/s/f"),  # its parent is not listed: a root, newest first
         ("", "/s/a"),
@@ -91,17 +126,21 @@ def test_threaded_rows_follow_pi():
 
 def test_threaded_rows_compare_real_paths():
     real = {"/link/a": "/real/a"}
-    rows = threaded_rows([info("/real/a"), info("/x/b", modified=NOW - 1, parent="/link/a")],
-                         canonical=lambda p: real.get(p, p))
+    rows = threaded_rows(
+        [info("/real/a"), info("/x/b", modified=NOW - 1, parent="/link/a")], canonical=lambda p: real.get(p, p)
+    )
     assert [row.prefix for row in rows] == ["", "   └─ "]
 
 
 def test_a_loop_of_parents_shows_every_session_once():
-    rows = threaded_rows([
-        info("/s/a", parent="/s/b"),
-        info("/s/b", modified=NOW - 1, parent="/s/a"),
-        info("/s/self", modified=NOW - 2, parent="/s/self"),
-    ], canonical=lambda p: p)
+    rows = threaded_rows(
+        [
+            info("/s/a", parent="/s/b"),
+            info("/s/b", modified=NOW - 1, parent="/s/a"),
+            info("/s/self", modified=NOW - 2, parent="/s/self"),
+        ],
+        canonical=lambda p: p,
+    )
     assert sorted(row.path for row in rows) == ["/s/a", "/s/b", "/s/self"]
 
 
@@ -146,8 +185,12 @@ async def test_rows_as_pi_draws_them():
     async with app.run_test(size=(60, 8)) as pilot:
         widget = app.query_one(SessionList)
         widget.configure(now_ms=NOW)
-        widget.set_rows([ListRow(info("/a", first="first session", count=12, modified=NOW - 5 * MIN)),
-                         ListRow(info("/b", name="Named one", count=3, modified=NOW - 2 * DAY), "   └─ ")])
+        widget.set_rows(
+            [
+                ListRow(info("/a", first="first session", count=12, modified=NOW - 5 * MIN)),
+                ListRow(info("/b", name="Named one", count=3, modified=NOW - 2 * DAY), "   └─ "),
+            ]
+        )
         await pilot.pause()
         assert lines_of(widget)[:2] == [
             "› first session".ljust(55) + "12 5m",
@@ -202,8 +245,14 @@ async def test_hits_take_two_lines_and_ask_for_missing_snippets():
     app = ListApp()
     async with app.run_test(size=(60, 8)) as pilot:
         widget = app.query_one(SessionList)
-        with_snippet = SearchHit(info("/a", first="alpha"), 0, snippet="…the [cache] key…", spans=[(5, 12)],
-                                 field="message", role="assistant")
+        with_snippet = SearchHit(
+            info("/a", first="alpha"),
+            0,
+            snippet="…the [cache] key…",
+            spans=[(5, 12)],
+            field="message",
+            role="assistant",
+        )
         without = SearchHit(info("/b", first="beta"), 1)
         widget.set_rows([ListRow(h.info, "", h) for h in (with_snippet, without)], two_lines=True)
         await pilot.pause()

@@ -174,8 +174,13 @@ async def test_a_file_that_is_not_a_session_is_a_message_not_a_crash(tmp_path: P
     path.write_text('{"hello": "world"}\n')
     app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SessionScreen)
-                    and "Cannot read this session" in static_text(app.screen, "#session-facts"))
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, SessionScreen)
+                and "Cannot read this session" in static_text(app.screen, "#session-facts")
+            ),
+        )
         assert path.read_text() == '{"hello": "world"}\n'
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, PickerScreen))
@@ -219,8 +224,14 @@ async def test_keys_screen_lists_the_tree_and_conversation_keys_with_their_ids(t
         await pilot.press("f1")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         ids = {row.binding_id for row in key_rows(screen)}
-        for binding_id in ("tree.leaf", "tree.filter_next", "conversation.toggle_thinking", "session.back",
-                           "app.quit", "app.help"):
+        for binding_id in (
+            "tree.leaf",
+            "tree.filter_next",
+            "conversation.toggle_thinking",
+            "session.back",
+            "app.quit",
+            "app.help",
+        ):
             assert binding_id in ids
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, SessionScreen))

@@ -25,23 +25,37 @@ def session_of(*entries: dict[str, Any]) -> Session:
 
 
 def user(eid: str, parent: str | None, text: str, n: int) -> dict[str, Any]:
-    return {"type": "message", "id": eid, "parentId": parent, "timestamp": ts(n),
-            "message": {"role": "user", "content": text}}
+    return {
+        "type": "message",
+        "id": eid,
+        "parentId": parent,
+        "timestamp": ts(n),
+        "message": {"role": "user", "content": text},
+    }
 
 
 def assistant(eid: str, parent: str | None, text: str, n: int) -> dict[str, Any]:
-    return {"type": "message", "id": eid, "parentId": parent, "timestamp": ts(n),
-            "message": {"role": "assistant", "content": [{"type": "text", "text": text}], "stopReason": "stop"}}
+    return {
+        "type": "message",
+        "id": eid,
+        "parentId": parent,
+        "timestamp": ts(n),
+        "message": {"role": "assistant", "content": [{"type": "text", "text": text}], "stopReason": "stop"},
+    }
 
 
 def branched() -> Session:
     """Rows: u1, a1, then two branches: u2 [here] - a2 - u3 - a3 - a4 (the leaf, under two
     hidden labels) and b1 [there] - b2."""
     return session_of(
-        user("u1", None, "start", 1), assistant("a1", "u1", "ok", 2),
-        user("b1", "a1", "other way", 3), assistant("b2", "b1", "fine", 4),
-        user("u2", "a1", "go on", 5), assistant("a2", "u2", "done", 6),
-        user("u3", "a2", "more", 7), assistant("a3", "u3", "all done", 8),
+        user("u1", None, "start", 1),
+        assistant("a1", "u1", "ok", 2),
+        user("b1", "a1", "other way", 3),
+        assistant("b2", "b1", "fine", 4),
+        user("u2", "a1", "go on", 5),
+        assistant("a2", "u2", "done", 6),
+        user("u3", "a2", "more", 7),
+        assistant("a3", "u3", "all done", 8),
         {"type": "label", "id": "l1", "parentId": "a3", "timestamp": ts(9), "targetId": "u2", "label": "here"},
         {"type": "label", "id": "l2", "parentId": "l1", "timestamp": ts(10), "targetId": "b1", "label": "there"},
         assistant("a4", "l2", "last", 11),
@@ -127,18 +141,27 @@ async def test_fold_or_up_and_unfold_or_down(pair: tuple[str, str]) -> None:
         await press(pilot, fold)  # from the leaf up to the start of its branch
         assert tree.selected_id == "u2"
         await press(pilot, fold)
-        assert lines(app)[:4] == ["  • user: start", "  • assistant: ok", "› ├⊞ • [here] user: go on +4",
-                                  "  └⊟ [there] user: other way"]
+        assert lines(app)[:4] == [
+            "  • user: start",
+            "  • assistant: ok",
+            "› ├⊞ • [here] user: go on +4",
+            "  └⊟ [there] user: other way",
+        ]
         await press(pilot, unfold)
         assert len(tree.model) == 9
         await press(pilot, unfold)
         assert tree.selected_id == "a4"
 
 
-@pytest.mark.parametrize(("key", "mode", "tag"), [
-    ("ctrl+t", "no-tools", " [no-tools]"), ("ctrl+u", "user-only", " [user]"),
-    ("ctrl+l", "labeled-only", " [labeled]"), ("ctrl+a", "all", " [all]"),
-])
+@pytest.mark.parametrize(
+    ("key", "mode", "tag"),
+    [
+        ("ctrl+t", "no-tools", " [no-tools]"),
+        ("ctrl+u", "user-only", " [user]"),
+        ("ctrl+l", "labeled-only", " [labeled]"),
+        ("ctrl+a", "all", " [all]"),
+    ],
+)
 async def test_filter_keys_toggle_against_default(key: str, mode: str, tag: str) -> None:
     app = make(branched())
     async with app.run_test(size=(60, 20)) as pilot:
@@ -274,8 +297,9 @@ async def test_highlighted_is_posted_for_the_first_row_and_each_move() -> None:
 
 
 async def test_untrusted_text_is_shown_literally() -> None:
-    session = session_of(user("u1", None, "\x1b[31mred[bold]x[/] \u202eevil", 1),
-                         assistant("a1", "u1", "[link=http://x]click[/link]", 2))
+    session = session_of(
+        user("u1", None, "\x1b[31mred[bold]x[/] \u202eevil", 1), assistant("a1", "u1", "[link=http://x]click[/link]", 2)
+    )
     app = make(session)
     async with app.run_test(size=(60, 10)) as pilot:
         await pilot.pause()

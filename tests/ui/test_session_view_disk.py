@@ -30,10 +30,11 @@ def turns(path: Path, count: int) -> Path:
     for turn in range(count):
         call = {"type": "toolCall", "id": f"call{turn}", "name": "bash", "arguments": {"command": f"ls dir{turn}"}}
         for eid, role, text, extra in (
-                (f"u{turn:06d}", "user", f"question {turn}", {}),
-                (f"c{turn:06d}", "assistant", f"looking {turn}", {"stopReason": "toolUse"}),
-                (f"t{turn:06d}", "toolResult", f"files {turn}", {"toolCallId": f"call{turn}"}),
-                (f"a{turn:06d}", "assistant", f"answer {turn}", {})):
+            (f"u{turn:06d}", "user", f"question {turn}", {}),
+            (f"c{turn:06d}", "assistant", f"looking {turn}", {"stopReason": "toolUse"}),
+            (f"t{turn:06d}", "toolResult", f"files {turn}", {"toolCallId": f"call{turn}"}),
+            (f"a{turn:06d}", "assistant", f"answer {turn}", {}),
+        ):
             entry = msg(eid, parent, role, text, n=n, **extra)
             if role == "assistant" and extra:
                 entry["message"]["content"].append(call)
@@ -52,6 +53,7 @@ def main_thread_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             if threading.current_thread() is threading.main_thread():
                 seen.append(f"{name}{args!r}")
             return read(self, *args)
+
         return guard
 
     monkeypatch.setattr(LineSource, "entry_at", guarded(LineSource.entry_at, "entry_at"))
@@ -66,8 +68,11 @@ def tree_lines(tree: SessionTree) -> list[str]:
 def all_text(tree: SessionTree) -> bool:
     """Every row on screen shows its entry's text, none the placeholder of a row being read."""
     shown = [line for line in tree_lines(tree) if line]
-    return bool(shown) and all("…" not in line and any(text in line for text in (
-        "user: question", "assistant: looking", "assistant: answer", "ls dir")) for line in shown)
+    return bool(shown) and all(
+        "…" not in line
+        and any(text in line for text in ("user: question", "assistant: looking", "assistant: answer", "ls dir"))
+        for line in shown
+    )
 
 
 async def test_rows_and_path_are_read_off_the_ui_thread(tmp_path: Path, main_thread_reads: list[str]) -> None:
@@ -83,8 +88,16 @@ async def test_rows_and_path_are_read_off_the_ui_thread(tmp_path: Path, main_thr
         # The first screen is ready when it is shown: the rows and the path were read with the file.
         assert all_text(tree), tree_lines(tree)
         assert view.items and view.items[-1].entry_id == "a000149"
-        for keys in (("up", "up"), ("pageup",), ("pageup", "pageup", "pageup"), ("home",), ("pagedown",),
-                     ("end",), ("up",), ("ctrl+g",)):
+        for keys in (
+            ("up", "up"),
+            ("pageup",),
+            ("pageup", "pageup", "pageup"),
+            ("home",),
+            ("pagedown",),
+            ("end",),
+            ("up",),
+            ("ctrl+g",),
+        ):
             await pilot.press(*keys)
             await until(pilot, lambda: all_text(tree))
             selected = tree.selected_id

@@ -47,9 +47,15 @@ from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
 
-ROLES = {UserMessage: "user", AssistantMessage: "assistant", ToolResult: "toolResult",
-         BashExecution: "bashExecution", CustomMessage: "custom", BranchSummary: "branchSummary",
-         CompactionSummary: "compactionSummary"}
+ROLES = {
+    UserMessage: "user",
+    AssistantMessage: "assistant",
+    ToolResult: "toolResult",
+    BashExecution: "bashExecution",
+    CustomMessage: "custom",
+    BranchSummary: "branchSummary",
+    CompactionSummary: "compactionSummary",
+}
 
 
 def app_for(path: Path, tmp_path: Path, config: Config | None = None) -> Any:
@@ -187,8 +193,7 @@ async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle: 
         await pi_sees_the_view(oracle, path, pilot)
 
 
-async def test_escape_in_the_editor_returns_to_the_question_and_an_empty_summary_is_refused(
-        tmp_path: Path) -> None:
+async def test_escape_in_the_editor_returns_to_the_question_and_an_empty_summary_is_refused(tmp_path: Path) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     before = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
@@ -215,9 +220,12 @@ def summarizer(tmp_path: Path, body: str, timeout: float = 30) -> Config:
 async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_path: Path, oracle: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     seen_input = tmp_path / "input.txt"
-    config = summarizer(tmp_path, "import sys, pathlib\n"
-                                  f"pathlib.Path({str(seen_input)!r}).write_text(sys.stdin.read())\n"
-                                  "print('The changelog got its entry.')\n")
+    config = summarizer(
+        tmp_path,
+        "import sys, pathlib\n"
+        f"pathlib.Path({str(seen_input)!r}).write_text(sys.stdin.read())\n"
+        "print('The changelog got its entry.')\n",
+    )
     async with app_for(path, tmp_path, config).run_test(size=SIZE) as pilot:
         await opened(pilot)
         await branch_dialog(pilot, "a2")
@@ -225,8 +233,10 @@ async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_pat
         await until(pilot, lambda: "wrote branch summary" in status(pilot))
         written = last_entry(path)
         # As pi's own summaries: the text, then the files the branch read and changed.
-        assert written["summary"] == ("The changelog got its entry.\n\n<read-files>\nREADME.md\n</read-files>\n\n"
-                                      "<modified-files>\nCHANGELOG.md\n</modified-files>")
+        assert written["summary"] == (
+            "The changelog got its entry.\n\n<read-files>\nREADME.md\n</read-files>\n\n"
+            "<modified-files>\nCHANGELOG.md\n</modified-files>"
+        )
         await pi_sees_the_view(oracle, path, pilot)
     assert seen_input.read_text().startswith("[User]: Now add a changelog entry")
 
@@ -371,8 +381,14 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
         assert "Fork a new session?" in question and "(4 entries)" in question and "a2" in question
         assert sorted(path.parent.glob("*.jsonl")) == [path]  # nothing written before the answer
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen)
-                    and pilot.app.screen.session_path != str(path) and pilot.app.screen.session is not None)
+        await until(
+            pilot,
+            lambda: (
+                isinstance(pilot.app.screen, SessionScreen)
+                and pilot.app.screen.session_path != str(path)
+                and pilot.app.screen.session is not None
+            ),
+        )
         forked = Path(pilot.app.screen.session_path)
         assert forked.parent == path.parent
         seen = oracle.open(forked)
@@ -380,8 +396,9 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
         assert seen["branch"] == ["u1", "a1", "r1", "a2"]
         await until(pilot, lambda: shown_roles(pilot) == ["user", "assistant", "toolResult", "assistant"])
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen)
-                    and pilot.app.screen.session_path == str(path))
+        await until(
+            pilot, lambda: isinstance(pilot.app.screen, SessionScreen) and pilot.app.screen.session_path == str(path)
+        )
     assert path.read_bytes() == before  # the source is not written
 
 
@@ -414,8 +431,7 @@ async def test_clone_copies_the_active_path(tmp_path: Path, oracle: Any) -> None
         await press_for(pilot, "ctrl+k", ConfirmDialog)
         assert "(8 entries)" in dialog_text(pilot.app.screen)
         await pilot.press("enter")
-        await until(pilot, lambda: pilot.app.screen.session_path != str(path)
-                    and pilot.app.screen.session is not None)
+        await until(pilot, lambda: pilot.app.screen.session_path != str(path) and pilot.app.screen.session is not None)
         seen = oracle.open(pilot.app.screen.session_path)
         assert seen["branch"] == ["u1", "a1", "r1", "a2", "u2", "a3", "r2", "a4"]
 
@@ -517,8 +533,9 @@ for n in range(count):  # pi's appends: each message under the one before, one w
 
 
 async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, oracle: Any) -> None:
-    path = write(tmp_path / "s.jsonl", header(), msg("u1", None, "user", "start"),
-                 msg("a1", "u1", "assistant", "ok", n=1))
+    path = write(
+        tmp_path / "s.jsonl", header(), msg("u1", None, "user", "start"), msg("a1", "u1", "assistant", "ok", n=1)
+    )
     count = 400
     pi = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(count)])
     mine: list[str] = []
@@ -530,13 +547,23 @@ async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, ora
                 await press_for(pilot, "L", LabelDialog)
                 pilot.app.screen.query_one("#label-input").value = ""  # it holds the label set before
                 await pilot.press(*f"l{n}", "enter")
-                await until(pilot, lambda n=n: f"“l{n}”" in status(pilot) or "Not written" in status(pilot)
-                            or "read again" in status(pilot))
+                await until(
+                    pilot,
+                    lambda n=n: (
+                        f"“l{n}”" in status(pilot) or "Not written" in status(pilot) or "read again" in status(pilot)
+                    ),
+                )
                 assert screen.editor is not None
                 await highlight(pilot, "u1")
                 await pilot.press("enter")
-                await until(pilot, lambda: isinstance(pilot.app.screen, BranchDialog)
-                            or "Branched" in status(pilot) or "Already" in status(pilot))
+                await until(
+                    pilot,
+                    lambda: (
+                        isinstance(pilot.app.screen, BranchDialog)
+                        or "Branched" in status(pilot)
+                        or "Already" in status(pilot)
+                    ),
+                )
                 if isinstance(pilot.app.screen, BranchDialog):
                     await choose(pilot, 0)
                 await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
@@ -554,12 +581,15 @@ async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, ora
     oracle.open(path)
 
 
-async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(
-        tmp_path: Path, oracle: Any) -> None:
+async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(tmp_path: Path, oracle: Any) -> None:
     old = [header(version=None)] + [
-        {"type": "message", "timestamp": f"2025-01-01T00:00:0{n}.000Z",
-         "message": {"role": "user" if n % 2 == 0 else "assistant", "content": f"old {n}", "timestamp": n}}
-        for n in range(4)]
+        {
+            "type": "message",
+            "timestamp": f"2025-01-01T00:00:0{n}.000Z",
+            "message": {"role": "user" if n % 2 == 0 else "assistant", "content": f"old {n}", "timestamp": n},
+        }
+        for n in range(4)
+    ]
     path = write(tmp_path / "old-format-labelled-in-the-view.jsonl", *old)
     original = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
@@ -567,8 +597,14 @@ async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_tra
         await press_for(pilot, "L", LabelDialog)
         await pilot.press(*"v1", "enter")
         await until(pilot, lambda: "Label “v1”" in status(pilot))
-        await until(pilot, lambda: screen.session is not None and screen.session.source is not None
-                    and "v1" in screen.session.labels.values())
+        await until(
+            pilot,
+            lambda: (
+                screen.session is not None
+                and screen.session.source is not None
+                and "v1" in screen.session.labels.values()
+            ),
+        )
         seen = oracle.open(path)
         assert list(seen["labels"].values()) == ["v1"]
         assert seen["header"]["version"] == 3

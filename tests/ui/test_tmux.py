@@ -33,8 +33,9 @@ class Terminal:
         self.socket, self.name = socket, name
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                              check=True, timeout=20).stdout
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True, timeout=20
+        ).stdout
 
     def keys(self, *keys: str) -> None:
         """The keys in one ``send-keys``: one write to the terminal."""
@@ -66,14 +67,42 @@ def terminal(tmp_path: Path, demo: Path) -> Iterator[Callable[..., Terminal]]:
     started: list[Terminal] = []
 
     def start(*args: str) -> Terminal:
-        env = {"PI_CODING_AGENT_DIR": str(demo), "HOME": str(tmp_path), "TERM": "xterm-256color",
-               "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
-               "PATH": os.environ.get("PATH", ""), "PYTHONPATH": PITUI_ROOT}
-        command = " ".join([*(f"{key}='{value}'" for key, value in env.items()), "exec", sys.executable, "-m",
-                            "pitui", *args])
+        env = {
+            "PI_CODING_AGENT_DIR": str(demo),
+            "HOME": str(tmp_path),
+            "TERM": "xterm-256color",
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_DATA_HOME": str(tmp_path / "data"),
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONPATH": PITUI_ROOT,
+        }
+        command = " ".join(
+            [*(f"{key}='{value}'" for key, value in env.items()), "exec", sys.executable, "-m", "pitui", *args]
+        )
         term = Terminal(socket, "pitui")
-        subprocess.run(["tmux", "-L", socket, "new-session", "-d", "-s", "pitui", "-x", str(WIDTH), "-y",
-                        str(HEIGHT), "env", "-i", "sh", "-c", command], check=True, timeout=20, cwd=tmp_path)
+        subprocess.run(
+            [
+                "tmux",
+                "-L",
+                socket,
+                "new-session",
+                "-d",
+                "-s",
+                "pitui",
+                "-x",
+                str(WIDTH),
+                "-y",
+                str(HEIGHT),
+                "env",
+                "-i",
+                "sh",
+                "-c",
+                command,
+            ],
+            check=True,
+            timeout=20,
+            cwd=tmp_path,
+        )
         started.append(term)
         return term
 
@@ -164,8 +193,11 @@ def test_keys_typed_while_a_session_opens_act_in_turn(terminal: Callable[..., Te
     term.keys("-l", "mark")
     term.keys("Enter")
     term.wait_for(lambda t: "[mark]" in t, "the label on the tree row")
-    labelled = [(path, session) for path in demo.rglob("*.jsonl")
-                if "mark" in (session := Session.load(str(path))).labels.values()]
+    labelled = [
+        (path, session)
+        for path in demo.rglob("*.jsonl")
+        if "mark" in (session := Session.load(str(path))).labels.values()
+    ]
     assert len(labelled) == 1
     _, session = labelled[0]
     (target,) = [entry for entry, label in session.labels.items() if label == "mark"]

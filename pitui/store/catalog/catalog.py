@@ -61,9 +61,7 @@ class Catalog:
     ``workers``: processes used to scan many uncached files (None: decide from the work).
     """
 
-    def __init__(
-        self, agent_dir: str | None = None, cache_dir: str | None = None, workers: int | None = None
-    ) -> None:
+    def __init__(self, agent_dir: str | None = None, cache_dir: str | None = None, workers: int | None = None) -> None:
         self.agent_dir = agent_dir or default_agent_dir()
         self.cache_dir = cache_dir or cache_dir_default()
         self.workers = workers
@@ -263,12 +261,7 @@ class Catalog:
                 if on_progress:
                     on_progress(loaded, total)
                 continue
-            if (
-                row is not None
-                and st.st_size > row[2]
-                and row[4] == st.st_ino
-                and row[5] == st.st_dev
-            ):
+            if row is not None and st.st_size > row[2] and row[4] == st.st_ino and row[5] == st.st_dev:
                 blob, chk = row[16], row[17]
                 state = ScanState.from_blob(blob)
                 jobs.append((path, blob, chk))
@@ -343,16 +336,23 @@ class Catalog:
                 indexed = bool(old and old[2])
                 final = result.final
                 values = (
-                    db_text(path), result.size, result.mtime_ns, result.ino, result.dev,
+                    db_text(path),
+                    result.size,
+                    result.mtime_ns,
+                    result.ino,
+                    result.dev,
                     1 if info is not None else 0,
                     None if info is not None else problems.get(path),
                     json_or_null(final.id) if final.has_header else None,
-                    db_text(final.cwd), db_text(final.name),
+                    db_text(final.cwd),
+                    db_text(final.name),
                     json_or_null(final.parent_session) if final.has_header else None,
                     info.created if info else None,
                     None if info is None or math.isnan(info.modified) else info.modified,
-                    final.message_count, db_text(final.first_message or NO_MESSAGES),
-                    result.state.to_blob(), result.check,
+                    final.message_count,
+                    db_text(final.first_message or NO_MESSAGES),
+                    result.state.to_blob(),
+                    result.check,
                 )
                 packed = result.packed or (pack_rows(result.rows) if result.rows else None)
                 if old is None:

@@ -156,9 +156,7 @@ class CatalogDB:
         for i in range(0, len(need), SQL_PARAMS):
             chunk = [db_text(path) for path in need[i : i + SQL_PARAMS]]
             marks = ",".join("?" * len(chunk))
-            for sid, path in conn.execute(
-                f"SELECT sid, path FROM sessions WHERE ok = 1 AND path IN ({marks})", chunk
-            ):
+            for sid, path in conn.execute(f"SELECT sid, path FROM sessions WHERE ok = 1 AND path IN ({marks})", chunk):
                 out[from_utf8(path)] = known[from_utf8(path)] = sid
         return out
 
@@ -248,9 +246,7 @@ def rows_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, tuple[
     for i in range(0, len(paths), SQL_PARAMS):
         chunk = [db_text(path) for path in paths[i : i + SQL_PARAMS]]
         marks = ",".join("?" * len(chunk))
-        for row in conn.execute(
-            f"SELECT {ROW_COLS}, state, chk, indexed FROM sessions WHERE path IN ({marks})", chunk
-        ):
+        for row in conn.execute(f"SELECT {ROW_COLS}, state, chk, indexed FROM sessions WHERE path IN ({marks})", chunk):
             rows[from_utf8(row[1])] = row
     return rows
 

@@ -86,9 +86,7 @@ def build_index(conn: sqlite3.Connection, deadline: float | None = None, batch: 
             return False
 
 
-def prefilter(
-    conn: sqlite3.Connection, chunks: list[str], infos: list[SessionInfo], sids: dict[str, int]
-) -> set[str]:
+def prefilter(conn: sqlite3.Connection, chunks: list[str], infos: list[SessionInfo], sids: dict[str, int]) -> set[str]:
     """The sessions that can contain every chunk: those whose indexed messages, id, name or
     cwd hold it, and every session the index does not cover yet."""
     unindexed = {r[0] for r in conn.execute("SELECT sid FROM sessions WHERE indexed = 0")}

@@ -51,8 +51,13 @@ __all__ = ["FILTERS", "FILTER_TAGS", "TreeModel"]
 FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")
 """pi's filter modes, in the order Ctrl+O cycles through them."""
 
-FILTER_TAGS = {"default": "", "no-tools": " [no-tools]", "user-only": " [user]",
-               "labeled-only": " [labeled]", "all": " [all]"}
+FILTER_TAGS = {
+    "default": "",
+    "no-tools": " [no-tools]",
+    "user-only": " [user]",
+    "labeled-only": " [labeled]",
+    "all": " [all]",
+}
 """What pi's status line adds for each mode."""
 
 _SHOWN_BY = {  # category -> shown, per mode (labeled-only is decided by the labels)
@@ -82,9 +87,16 @@ class TreeModel:
     how label times are written (defaults: the clock and the local time zone).
     """
 
-    def __init__(self, session: Session, *, filter_mode: str = "default", selected_id: Any = None,
-                 home: str | None = None, now: Callable[[], datetime] | None = None,
-                 tz: tzinfo | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        filter_mode: str = "default",
+        selected_id: Any = None,
+        home: str | None = None,
+        now: Callable[[], datetime] | None = None,
+        tz: tzinfo | None = None,
+    ) -> None:
         self.session = session
         if home is None:
             home = os.environ.get("HOME") or os.environ.get("USERPROFILE") or ""
@@ -317,13 +329,13 @@ class TreeModel:
         """Whether every row from ``start`` up to ``end`` has its text ready (see
         :meth:`cached_row`)."""
         content = self._text.content
-        return all(content(node, read=False) is not None for node in self._layout.rows[max(0, start):max(0, end)])
+        return all(content(node, read=False) is not None for node in self._layout.rows[max(0, start) : max(0, end)])
 
     def fill_rows(self, start: int, end: int) -> None:
         """Read and decode what the rows from ``start`` up to ``end`` need, so that
         :meth:`cached_row` has their text. Safe to call from one worker thread while the model's
         own thread goes on using it (rows that move meanwhile may be missed: ask again)."""
-        self._text.fill(self._layout.rows[max(0, start):max(0, end)])
+        self._text.fill(self._layout.rows[max(0, start) : max(0, end)])
 
     def prefill_appended(self, start: int) -> None:
         """After ``Session.refresh`` in a worker thread, before :meth:`update` on the model's own
@@ -526,8 +538,9 @@ class TreeModel:
         if self._labelled is None:
             tree = self._tree
             index = tree.index
-            self._labelled = sorted(node for key in self.session.labels if key in index
-                                    for node in tree.nodes_of_slot(index[key]))
+            self._labelled = sorted(
+                node for key in self.session.labels if key in index for node in tree.nodes_of_slot(index[key])
+            )
         return self._labelled
 
     # ------------------------------------------------------------------ a growing session

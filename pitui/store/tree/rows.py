@@ -88,8 +88,16 @@ class TreeRows:
     the tree (:meth:`pitui.store.tree.model.TreeModel.update`).
     """
 
-    def __init__(self, session: Session, tree: TreeStructure, layout: Layout, *, home: str,
-                 now: Callable[[], datetime], tz: tzinfo | None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        tree: TreeStructure,
+        layout: Layout,
+        *,
+        home: str,
+        now: Callable[[], datetime],
+        tz: tzinfo | None,
+    ) -> None:
         self.session = session
         self.tree = tree
         self.layout = layout
@@ -217,8 +225,9 @@ class TreeRows:
             gutter_at: dict[int, bool] = {}
             for position, show in gutters:
                 gutter_at.setdefault(position, show)  # pi takes the first gutter at a level
-            cells = "".join("   " if (shown := gutter_at.get(at)) is None else "│  " if shown else "   "
-                            for at in range(levels))
+            cells = "".join(
+                "   " if (shown := gutter_at.get(at)) is None else "│  " if shown else "   " for at in range(levels)
+            )
             cached = self._gutter_cache[key] = (gutters, cells, levels - 1 in gutter_at)
         return cached[1], cached[2]
 
@@ -343,8 +352,9 @@ class TreeRows:
             yield up
             parent_id = up.parent_id
 
-    def _describe(self, entry: Entry, ancestors: Iterator[Entry], read: bool,
-                  whole_map: bool = True) -> tuple[Segments, bool]:
+    def _describe(
+        self, entry: Entry, ancestors: Iterator[Entry], read: bool, whole_map: bool = True
+    ) -> tuple[Segments, bool]:
         """pi's ``getEntryDisplayText``, and whether it came from the map of every call."""
         if entry.type != "message":
             return describe_entry(entry.type, _data(entry, read)), False
@@ -364,8 +374,9 @@ class TreeRows:
             return ((f"[bash]: {_normalize('' if command is None else js_string(command))}", "dim"),), False
         return ((f"[{js_string(role)}]", "dim"),), False
 
-    def _tool_result_text(self, ancestors: Iterator[Entry], message: dict[str, Any], read: bool,
-                          whole_map: bool) -> tuple[tuple[str, str], bool]:
+    def _tool_result_text(
+        self, ancestors: Iterator[Entry], message: dict[str, Any], read: bool, whole_map: bool
+    ) -> tuple[tuple[str, str], bool]:
         """A tool result shows the call it answers (pi's ``formatToolCall``), else its tool's name."""
         call_id = message.get("toolCallId", MISSING)
         call, volatile = self._find_call(ancestors, call_id, read, whole_map) if js_truthy(call_id) else (None, False)
@@ -374,8 +385,9 @@ class TreeRows:
         name = message.get("toolName")
         return (f"[{'tool' if name is None else js_string(name)}]", "muted"), volatile
 
-    def _find_call(self, ancestors: Iterator[Entry], call_id: Any, read: bool,
-                   whole_map: bool) -> tuple[tuple[Any, Any] | None, bool]:
+    def _find_call(
+        self, ancestors: Iterator[Entry], call_id: Any, read: bool, whole_map: bool
+    ) -> tuple[tuple[Any, Any] | None, bool]:
         """The tool call a tool result answers, and whether the map of every call said so. It is
         nearly always in the assistant message just above, so that is where it is looked for
         first; else in pi's map over the whole tree, built once. (pi looks in that map only:
@@ -467,7 +479,8 @@ def describe_entry(kind: Any, data: dict[str, Any]) -> Segments:
         if type(content) is not str:
             blocks = content if type(content) is list else []
             content = js_join_value(
-                [b.get("text", MISSING) for b in blocks if type(b) is dict and b.get("type") == "text"], "")
+                [b.get("text", MISSING) for b in blocks if type(b) is dict and b.get("type") == "text"], ""
+            )
         return ((f"[{js_string(data.get('customType', MISSING))}]: ", "custom"), (_normalize(content), ""))
     if kind == "compaction":
         tokens = js_round(js_number(data.get("tokensBefore", MISSING)) / 1000)

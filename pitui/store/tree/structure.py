@@ -67,8 +67,14 @@ def _categories(entries: list[Entry]) -> list[int]:
     try:
         # The common cases inline: a call per entry would cost more than the rest.
         role_category = _ROLE_CATEGORY.get
-        return [(TEXTLESS if e.textless else role_category(e.role, OTHER)) if e.type == "message"
-                else BOOKKEEPING if e.type in _BOOKKEEPING_TYPES else OTHER for e in entries]
+        return [
+            (TEXTLESS if e.textless else role_category(e.role, OTHER))
+            if e.type == "message"
+            else BOOKKEEPING
+            if e.type in _BOOKKEEPING_TYPES
+            else OTHER
+            for e in entries
+        ]
     except TypeError:  # a role or type that is a JSON array or object
         return [_category(e) for e in entries]
 
@@ -210,7 +216,7 @@ class TreeStructure:
         # An entry's category never changes: after an append only the new entries are sorted in.
         known = self._slot_categories if self._categorised is entries else []
         if len(known) < count:
-            known = known + _categories(entries[len(known):])
+            known = known + _categories(entries[len(known) :])
         self._slot_categories, self._categorised = known, entries
         category = list(map(known.__getitem__, slot_of))
         leaf_node = -1
@@ -232,8 +238,14 @@ class TreeStructure:
         entries = self.entries
         built = self.built
         leaf_slot, leaf_node = self.leaf_slot, self.leaf_node
-        if (self.session.entries is not entries or len(entries) <= built or self.duplicates
-                or leaf_slot < 0 or leaf_node < 0 or self.only[leaf_slot] != -1):
+        if (
+            self.session.entries is not entries
+            or len(entries) <= built
+            or self.duplicates
+            or leaf_slot < 0
+            or leaf_node < 0
+            or self.only[leaf_slot] != -1
+        ):
             return False
         new = entries[built:]
         index = self.index
@@ -241,8 +253,13 @@ class TreeStructure:
         ids: set[Any] = set()
         try:
             for entry in new:
-                if entry.parent_id != parent_id or entry.id in index or entry.id in ids \
-                        or entry.id is None or entry.id is MISSING:
+                if (
+                    entry.parent_id != parent_id
+                    or entry.id in index
+                    or entry.id in ids
+                    or entry.id is None
+                    or entry.id is MISSING
+                ):
                     return False
                 ids.add(entry.id)
                 parent_id = entry.id
@@ -255,15 +272,15 @@ class TreeStructure:
             index[entry.id] = slot
         self.only[leaf_slot] = built
         self.only.extend([*range(built + 1, built + count), -1])
-        self.slot[leaf_node + 1:leaf_node + 1] = range(built, built + count)
+        self.slot[leaf_node + 1 : leaf_node + 1] = range(built, built + count)
         parent = [up + count if up > leaf_node else up for up in self.parent]
-        parent[leaf_node + 1:leaf_node + 1] = range(leaf_node, leaf_node + count)
+        parent[leaf_node + 1 : leaf_node + 1] = range(leaf_node, leaf_node + count)
         self.parent = parent
         self.active.extend(b"\x01" * count)
         known = self._slot_categories = self._slot_categories + _categories(new)
         category = self.category
         category[leaf_node] = known[leaf_slot]  # no longer the leaf: pi's rule for it ends
-        category[leaf_node + 1:leaf_node + 1] = known[built:]
+        category[leaf_node + 1 : leaf_node + 1] = known[built:]
         self.leaf_slot, self.leaf_node = built + count - 1, leaf_node + count
         if category[self.leaf_node] == TEXTLESS:
             category[self.leaf_node] = ASSISTANT
@@ -321,8 +338,22 @@ class Layout:
     columns a row draws, ``child_gutters`` those its children inherit.
     """
 
-    __slots__ = ("all_rows", "child_gutters", "connector", "folded", "gutters", "hidden", "indent", "kids",
-                 "last_kid", "multiple_roots", "nearest", "roots", "rows", "vparent")
+    __slots__ = (
+        "all_rows",
+        "child_gutters",
+        "connector",
+        "folded",
+        "gutters",
+        "hidden",
+        "indent",
+        "kids",
+        "last_kid",
+        "multiple_roots",
+        "nearest",
+        "roots",
+        "rows",
+        "vparent",
+    )
 
     def __init__(self, size: int = 0) -> None:
         self.reset(size)

@@ -159,6 +159,7 @@ def rename(path: str, name: str) -> str:
 def branch(path: str, entry_ref: str, summary: str | None = None) -> BranchResult:
     """Move the leaf to an entry, persistently, with or without a branch summary (see
     :func:`plan_branch` for where the leaf goes)."""
+
     def attempt() -> BranchResult:
         manager = _open(path)
         return branch_in(manager, resolve_entry(manager.session, entry_ref), summary)
@@ -166,8 +167,7 @@ def branch(path: str, entry_ref: str, summary: str | None = None) -> BranchResul
     return _retrying(attempt)
 
 
-def branch_in(manager: SessionManager, target: Entry, summary: str | None = None,
-              details: Any = None) -> BranchResult:
+def branch_in(manager: SessionManager, target: Entry, summary: str | None = None, details: Any = None) -> BranchResult:
     """:func:`branch` to an entry of the manager's session. A summary is written only when the
     move leaves entries behind (pi's rule); its ``details`` default to the files they read and changed."""
     from pitui.store.digest import file_lists

@@ -224,8 +224,11 @@ class SessionEditor:
             if session.labels.get(last.target) != last.after:
                 raise ActionError("The label was changed since: nothing undone")
             written = manager.append_label_change(last.target, last.before)
-            what = (f"the label on {_short(last.target)} is “{last.before}” again" if last.before
-                    else f"the label on {_short(last.target)} is gone again")
+            what = (
+                f"the label on {_short(last.target)} is “{last.before}” again"
+                if last.before
+                else f"the label on {_short(last.target)} is gone again"
+            )
             show = last.target
         elif last.kind == "name":
             if session.name != last.after:
@@ -235,8 +238,10 @@ class SessionEditor:
             show = None
         else:
             if session.leaf_id != self._last_written:
-                raise ActionError("The session went on since (pi wrote to it): undoing the branch would leave "
-                                  "that behind; nothing undone")
+                raise ActionError(
+                    "The session went on since (pi wrote to it): undoing the branch would leave "
+                    "that behind; nothing undone"
+                )
             restored = effective_leaf(session, last.before) if last.before in session.by_id else None
             written = move_leaf(manager, restored)
             where = _short(restored) if restored is not None else "the start"
@@ -255,4 +260,3 @@ class SessionEditor:
 
 def _short(entry_id: Any) -> str:
     return str(entry_id)[:8]
-

@@ -52,8 +52,9 @@ def _has_assistant(entries: list[Entry]) -> bool:
 class SessionManager:
     """One session, in a file or in memory, with pi's append-only tree API."""
 
-    def __init__(self, cwd: str, session_dir: str, session_file: str | None, persist: bool,
-                 session: Session | None = None) -> None:
+    def __init__(
+        self, cwd: str, session_dir: str, session_file: str | None, persist: bool, session: Session | None = None
+    ) -> None:
         """``session``: ``session_file`` as it was already read (else the file is read here).
 
         Appends then go to the file and into ``session``, so a view holding it stays current;
@@ -89,8 +90,9 @@ class SessionManager:
         return cls.attach(session, path, session_dir, cwd_override)
 
     @classmethod
-    def attach(cls, session: Session, path: str | None = None, session_dir: str | None = None,
-               cwd_override: str | None = None) -> SessionManager:
+    def attach(
+        cls, session: Session, path: str | None = None, session_dir: str | None = None, cwd_override: str | None = None
+    ) -> SessionManager:
         """A manager over a session already read from ``path`` (default: where it was read),
         its cwd the header's, its session folder the file's (see :meth:`__init__`)."""
         path = path or session.path
@@ -127,14 +129,21 @@ class SessionManager:
         session_id = uuid7()
         timestamp = now_iso()
         new_file = os.path.join(folder, session_file_name(timestamp, session_id))
-        header = {"type": "session", "version": CURRENT_VERSION, "id": session_id, "timestamp": timestamp,
-                  "cwd": target_cwd, "parentSession": os.path.abspath(source_path)}
+        header = {
+            "type": "session",
+            "version": CURRENT_VERSION,
+            "id": session_id,
+            "timestamp": timestamp,
+            "cwd": target_cwd,
+            "parentSession": os.path.abspath(source_path),
+        }
         create_file(new_file, [dumps(header), *(dumps(e.data) for e in source.entries)])
         return cls(target_cwd, folder, new_file, True)
 
     @staticmethod
-    def list(cwd: str, session_dir: str | None = None,
-             on_progress: ProgressCallback | None = None) -> builtins.list[Any]:
+    def list(
+        cwd: str, session_dir: str | None = None, on_progress: ProgressCallback | None = None
+    ) -> builtins.list[Any]:
         """pi's ``SessionManager.list``: the sessions of one folder, newest first."""
         from pitui.store.catalog import Catalog
 
@@ -156,8 +165,13 @@ class SessionManager:
         session_id = id or uuid7()
         timestamp = now_iso()
         session = Session()
-        session.header = {"type": "session", "version": CURRENT_VERSION, "id": session_id,
-                          "timestamp": timestamp, "cwd": self._cwd}
+        session.header = {
+            "type": "session",
+            "version": CURRENT_VERSION,
+            "id": session_id,
+            "timestamp": timestamp,
+            "cwd": self._cwd,
+        }
         if parent_session is not None:
             session.header["parentSession"] = parent_session
         self._session = session
@@ -220,8 +234,9 @@ class SessionManager:
         except FileNotFoundError:
             raise FileChangedError(f"{self._session_file} is gone since it was read: nothing written") from None
         if now != expected:
-            raise FileChangedError(f"{self._session_file} changed on disk since it was read (is pi writing to it?): "
-                                   "nothing written")
+            raise FileChangedError(
+                f"{self._session_file} changed on disk since it was read (is pi writing to it?): nothing written"
+            )
 
     def _all_lines(self, extra: Entry | None = None) -> builtins.list[bytes]:
         entries = [*self._session.entries, *([extra] if extra else [])]
@@ -230,8 +245,7 @@ class SessionManager:
     def _flush_all(self, extra: Entry | None = None) -> None:
         assert self._session_file is not None
         lines = self._all_lines(extra)
-        if self._empty_file and os.path.exists(self._session_file) \
-                and os.path.getsize(self._session_file) == 0:
+        if self._empty_file and os.path.exists(self._session_file) and os.path.getsize(self._session_file) == 0:
             append_lines(self._session_file, lines)
         else:
             create_file(self._session_file, lines)
@@ -258,8 +272,13 @@ class SessionManager:
         session.unparsed = []
 
     def _new_entry(self, kind: str, **fields: Any) -> dict[str, Any]:
-        return {"type": kind, "id": generate_id(self._session.by_id), "parentId": self._leaf_for_append(),
-                "timestamp": now_iso(), **fields}
+        return {
+            "type": kind,
+            "id": generate_id(self._session.by_id),
+            "parentId": self._leaf_for_append(),
+            "timestamp": now_iso(),
+            **fields,
+        }
 
     def _leaf_for_append(self) -> Any:
         leaf = self._session.leaf_id
@@ -277,33 +296,59 @@ class SessionManager:
     def append_model_change(self, provider: str, model_id: str) -> str:
         return self._write_entry(self._new_entry("model_change", provider=provider, modelId=model_id))
 
-    def append_compaction(self, summary: str, first_kept_entry_id: str | None, tokens_before: int,
-                          details: Any = None, from_hook: bool | None = None, usage: Any = None,
-                          retained_tail: builtins.list[dict[str, Any]] | None = None) -> str:
+    def append_compaction(
+        self,
+        summary: str,
+        first_kept_entry_id: str | None,
+        tokens_before: int,
+        details: Any = None,
+        from_hook: bool | None = None,
+        usage: Any = None,
+        retained_tail: builtins.list[dict[str, Any]] | None = None,
+    ) -> str:
         """A compaction; with ``retained_tail`` it is a self-contained checkpoint (newer format).
         Arguments left as None are left out of the entry, as pi leaves out undefined ones."""
-        return self._write_entry(self._new_entry(
-            "compaction", summary=summary, firstKeptEntryId=_given(first_kept_entry_id), tokensBefore=tokens_before,
-            details=_given(details), fromHook=_given(from_hook), usage=_given(usage),
-            retainedTail=_given(retained_tail)))
+        return self._write_entry(
+            self._new_entry(
+                "compaction",
+                summary=summary,
+                firstKeptEntryId=_given(first_kept_entry_id),
+                tokensBefore=tokens_before,
+                details=_given(details),
+                fromHook=_given(from_hook),
+                usage=_given(usage),
+                retainedTail=_given(retained_tail),
+            )
+        )
 
     def append_custom_entry(self, custom_type: str, data: Any = None) -> str:
         """Extension state: not part of the model's context."""
-        entry = {"type": "custom", "customType": custom_type, "data": _given(data),
-                 "id": generate_id(self._session.by_id), "parentId": self._leaf_for_append(),
-                 "timestamp": now_iso()}
+        entry = {
+            "type": "custom",
+            "customType": custom_type,
+            "data": _given(data),
+            "id": generate_id(self._session.by_id),
+            "parentId": self._leaf_for_append(),
+            "timestamp": now_iso(),
+        }
         return self._write_entry(entry)
 
     def append_session_info(self, name: str) -> str:
         """Name the session (an empty name clears it). Line breaks become spaces."""
         return self._write_entry(self._new_entry("session_info", name=clean_name(name)))
 
-    def append_custom_message_entry(self, custom_type: str, content: Any, display: bool,
-                                    details: Any = None) -> str:
+    def append_custom_message_entry(self, custom_type: str, content: Any, display: bool, details: Any = None) -> str:
         """A message from an extension that is part of the model's context."""
-        entry = {"type": "custom_message", "customType": custom_type, "content": content, "display": display,
-                 "details": _given(details), "id": generate_id(self._session.by_id),
-                 "parentId": self._leaf_for_append(), "timestamp": now_iso()}
+        entry = {
+            "type": "custom_message",
+            "customType": custom_type,
+            "content": content,
+            "display": display,
+            "details": _given(details),
+            "id": generate_id(self._session.by_id),
+            "parentId": self._leaf_for_append(),
+            "timestamp": now_iso(),
+        }
         return self._write_entry(entry)
 
     def append_label_change(self, target_id: str, label: str | None) -> str:
@@ -352,14 +397,20 @@ class SessionManager:
         """Move the leaf before the first entry: the next append is a new root."""
         self._session.leaf_id = None
 
-    def branch_with_summary(self, branch_from_id: str | None, summary: str, details: Any = None,
-                            from_hook: bool | None = None) -> str:
+    def branch_with_summary(
+        self, branch_from_id: str | None, summary: str, details: Any = None, from_hook: bool | None = None
+    ) -> str:
         """Move the leaf to ``branch_from_id`` and append a summary of the abandoned branch there."""
         if branch_from_id is not None and branch_from_id not in self._session.by_id:
             raise EntryNotFoundError(branch_from_id)
         self._session.leaf_id = branch_from_id
-        entry = self._new_entry("branch_summary", fromId=branch_from_id if branch_from_id is not None else "root",
-                                summary=summary, details=_given(details), fromHook=_given(from_hook))
+        entry = self._new_entry(
+            "branch_summary",
+            fromId=branch_from_id if branch_from_id is not None else "root",
+            summary=summary,
+            details=_given(details),
+            fromHook=_given(from_hook),
+        )
         return self._write_entry(entry)
 
     def create_branched_session(self, leaf_id: str, *, write_now: bool = False) -> str | None:
@@ -376,8 +427,13 @@ class SessionManager:
             raise EntryNotFoundError(leaf_id)
         session_id = uuid7()
         timestamp = now_iso()
-        header = {"type": "session", "version": CURRENT_VERSION, "id": session_id, "timestamp": timestamp,
-                  "cwd": self._cwd}
+        header = {
+            "type": "session",
+            "version": CURRENT_VERSION,
+            "id": session_id,
+            "timestamp": timestamp,
+            "cwd": self._cwd,
+        }
         if self._persist and previous_file:
             header["parentSession"] = previous_file
         kept: list[dict[str, Any]] = []
@@ -393,9 +449,16 @@ class SessionManager:
             if target not in kept_ids:
                 continue
             label_id = generate_id(taken)
-            kept.append({"type": "label", "id": label_id, "parentId": parent,
-                         "timestamp": self._session.label_times.get(target, timestamp),
-                         "targetId": target, "label": label})
+            kept.append(
+                {
+                    "type": "label",
+                    "id": label_id,
+                    "parentId": parent,
+                    "timestamp": self._session.label_times.get(target, timestamp),
+                    "targetId": target,
+                    "label": label,
+                }
+            )
             parent = label_id
         session = Session()
         session.header = header
@@ -478,7 +541,11 @@ def _most_recent_session(folder: str) -> str | None:
             mtime = os.stat(path).st_mtime
         except (OSError, BadLine):
             continue
-        if isinstance(header, dict) and header.get("type") == "session" and isinstance(header.get("id"), str) \
-                and (best is None or mtime > best[0]):
+        if (
+            isinstance(header, dict)
+            and header.get("type") == "session"
+            and isinstance(header.get("id"), str)
+            and (best is None or mtime > best[0])
+        ):
             best = (mtime, path)
     return best[1] if best else None

@@ -167,8 +167,10 @@ def rewrite_file(path: str, lines: Iterable[bytes]) -> None:
         # A link, not a rename: if something created the file meanwhile, it is not overwritten.
         os.link(temp, path)
     except OSError as error:
-        raise OSError(f"{path} was moved to the trash but its new version could not be put in place "
-                      f"({error.strerror or error}); the new version is at {temp}") from error
+        raise OSError(
+            f"{path} was moved to the trash but its new version could not be put in place "
+            f"({error.strerror or error}); the new version is at {temp}"
+        ) from error
     os.unlink(temp)
     dir_fd = os.open(folder, os.O_RDONLY)
     try:

@@ -25,7 +25,13 @@ from pitui.ui.keys import OrderedKeys
 from pitui.ui.widgets.fields import OrderedInput, OrderedOptionList, OrderedTextArea
 
 __all__ = [
-    "DIALOGS", "BranchDialog", "ConfirmDialog", "LabelDialog", "RenameScreen", "SummarizingDialog", "SummaryEditor",
+    "DIALOGS",
+    "BranchDialog",
+    "ConfirmDialog",
+    "LabelDialog",
+    "RenameScreen",
+    "SummarizingDialog",
+    "SummaryEditor",
     "TextPromptDialog",
 ]
 
@@ -51,10 +57,15 @@ class BranchDialog(OrderedKeys, ModalScreen[str | None]):
         self._summarizer = summarizer
 
     def compose(self) -> ComposeResult:
-        command = (Option(f"Summarize with {safe_line(self._summarizer)}", id=BRANCH_COMMAND)
-                   if self._summarizer else
-                   Option(Text("Summarize with a command (set summarizer_command in config.toml)", style="dim"),
-                          id=BRANCH_COMMAND, disabled=True))
+        command = (
+            Option(f"Summarize with {safe_line(self._summarizer)}", id=BRANCH_COMMAND)
+            if self._summarizer
+            else Option(
+                Text("Summarize with a command (set summarizer_command in config.toml)", style="dim"),
+                id=BRANCH_COMMAND,
+                disabled=True,
+            )
+        )
         with Vertical(id="branch-box", classes="dialog-box"):
             yield Static("Summarize branch?", classes="dialog-title", markup=False)
             about = Text()
@@ -105,10 +116,19 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="summary-box", classes="dialog-box"):
             yield Static("Branch summary", classes="dialog-title", markup=False)
-            yield Static("What the model should know about the branch you are leaving. It starts from a "
-                         "digest of that branch, made without a model.", classes="dialog-hint", markup=False)
-            yield OrderedTextArea(safe(self._digest, multiline=True), id="summary-text", soft_wrap=True,
-                           show_line_numbers=False, tab_behavior="indent")
+            yield Static(
+                "What the model should know about the branch you are leaving. It starts from a "
+                "digest of that branch, made without a model.",
+                classes="dialog-hint",
+                markup=False,
+            )
+            yield OrderedTextArea(
+                safe(self._digest, multiline=True),
+                id="summary-text",
+                soft_wrap=True,
+                show_line_numbers=False,
+                tab_behavior="indent",
+            )
             yield Static("ctrl+s save · escape back", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -119,8 +139,9 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
     def action_save(self) -> None:
         text = self.query_one(OrderedTextArea).text.strip()
         if not text:
-            self.notify("An empty summary is not written: write one, or press escape.", severity="warning",
-                        markup=False)
+            self.notify(
+                "An empty summary is not written: write one, or press escape.", severity="warning", markup=False
+            )
             return
         self.dismiss(text)
 
@@ -170,8 +191,9 @@ class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]
     @work(thread=True, exit_on_error=False)
     def _run(self) -> None:
         try:
-            outcome: str | SummarizerError = run_summarizer(self._argv, self._transcript, timeout=self._timeout,
-                                                            cwd=self._cwd, cancelled=self._cancel.is_set)
+            outcome: str | SummarizerError = run_summarizer(
+                self._argv, self._transcript, timeout=self._timeout, cwd=self._cwd, cancelled=self._cancel.is_set
+            )
         except SummarizerCancelled:
             return
         except SummarizerError as error:
@@ -216,8 +238,9 @@ class TextPromptDialog(OrderedKeys, ModalScreen[str | None]):
         with Vertical(id=f"{prefix}-box", classes=self._dialog_class("box")):
             yield Static(self.PROMPT, id=f"{prefix}-title", classes=self._dialog_class("title"), markup=False)
             if self._about is not None:
-                yield Static(Text(safe_line(self._about), style="dim", no_wrap=True, overflow="ellipsis"),
-                             id=f"{prefix}-entry")
+                yield Static(
+                    Text(safe_line(self._about), style="dim", no_wrap=True, overflow="ellipsis"), id=f"{prefix}-entry"
+                )
             yield OrderedInput(safe_line(self._value), id=f"{prefix}-input", select_on_focus=False)
             yield Static(self._hint, id=f"{prefix}-hint", classes=self._dialog_class("hint"), markup=False)
 

@@ -90,8 +90,10 @@ class HelpScreen(OrderedKeys, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
-            yield Static(Text("Keys · rebind them under [keys] in ~/.config/pitui/config.toml, by id · "
-                              "esc closes"), id="help-title")
+            yield Static(
+                Text("Keys · rebind them under [keys] in ~/.config/pitui/config.toml, by id · esc closes"),
+                id="help-title",
+            )
             with _KeysView(id="help-keys", can_focus=True):
                 yield Static(self._table(), id="help-table")
 

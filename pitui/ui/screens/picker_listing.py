@@ -53,8 +53,11 @@ class PickerListing:
         """This folder's session folder, the folder "all" lists, and whether it is a custom
         (flat) one, in which case "all" is that whole folder (as ``pitui ls --all``)."""
         cwd, explicit, agent = self.cwd, self.session_dir, self.agent_dir
-        return (listed_folder(cwd, explicit, agent, False), listed_folder(cwd, explicit, agent, True),
-                session_dir_for(cwd, explicit)[1])
+        return (
+            listed_folder(cwd, explicit, agent, False),
+            listed_folder(cwd, explicit, agent, True),
+            session_dir_for(cwd, explicit)[1],
+        )
 
     # -- when to list ------------------------------------------------------------------------
 
@@ -68,8 +71,9 @@ class PickerListing:
         state.loading = True
         return True
 
-    def loaded(self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None,
-               canon: dict[str, str]) -> None:
+    def loaded(
+        self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, canon: dict[str, str]
+    ) -> None:
         """Rows of ``scope``: the cached ones (``problems`` None) or a full listing's."""
         self._canon.update(canon)
         state = self.states[scope]
@@ -139,8 +143,9 @@ class PickerListing:
         _, all_folder, custom = self.folders()
         return catalog.cached_dir(all_folder) if custom else catalog.cached_all()
 
-    def listed(self, catalog: Catalog, scope: Scope,
-               progress: Callable[[int, int], None]) -> tuple[list[SessionInfo], list[ListingProblem]]:
+    def listed(
+        self, catalog: Catalog, scope: Scope, progress: Callable[[int, int], None]
+    ) -> tuple[list[SessionInfo], list[ListingProblem]]:
         """A full listing of ``scope``, and the files it could not use."""
         if scope == "current":
             infos = catalog.list(self.cwd, self.session_dir, progress)

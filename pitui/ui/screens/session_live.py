@@ -59,8 +59,11 @@ class FollowsFile(_Base):
         self._disk_lock = threading.Lock()  # a write and a read of appends, one after the other
 
     if TYPE_CHECKING:
+
         def load(self, select: Any = None) -> None: ...
+
         count_usage: Any  # a worker
+
         def _show_title(self) -> None: ...
         def _show_facts(self) -> None: ...
         def _say(self, message: str, *, error: bool = False) -> None: ...
@@ -79,8 +82,9 @@ class FollowsFile(_Base):
         if not self.removed:
             self.removed = True
             self._show_title()
-            self._say("The session file was removed (moved to the trash?). What is shown stays until you leave.",
-                      error=True)
+            self._say(
+                "The session file was removed (moved to the trash?). What is shown stays until you leave.", error=True
+            )
 
     def take_appends(self) -> None:
         """Read what pi appended since the last read, in a thread; the tree follows the leaf
@@ -160,9 +164,18 @@ def path_items(session: Session, entry_id: Any, cache: OrderedDict[Entry, list[I
         head = entries[:1] if entries[0].type == "compaction" else []
         entries = head + entries[-PATH_WINDOW:]
         hidden -= len(head)
-        items.append(OtherMessage(None, "earlier", (TextPart(
-            f"{hidden:,} earlier entries on this path are not shown here: highlight an earlier "
-            "entry in the tree to read them."),)))
+        items.append(
+            OtherMessage(
+                None,
+                "earlier",
+                (
+                    TextPart(
+                        f"{hidden:,} earlier entries on this path are not shown here: highlight an earlier "
+                        "entry in the tree to read them."
+                    ),
+                ),
+            )
+        )
     for entry in entries:
         made = cache.get(entry)
         if made is None:

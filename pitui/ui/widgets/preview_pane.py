@@ -39,8 +39,13 @@ MAX_LABELS = 8  # labels listed; the rest are counted
 NOTHING_SELECTED = "No session selected."
 
 # Roles in conversation order (others follow, most frequent first), with names for people.
-_ROLE_NAMES = {"user": "user", "assistant": "assistant", "toolResult": "tool results", "bashExecution": "bash",
-               "custom": "custom"}
+_ROLE_NAMES = {
+    "user": "user",
+    "assistant": "assistant",
+    "toolResult": "tool results",
+    "bashExecution": "bash",
+    "custom": "custom",
+}
 _ROLE_ORDER = {role: index for index, role in enumerate(_ROLE_NAMES)}
 
 
@@ -250,7 +255,15 @@ class PreviewPane(VerticalScroll, can_focus=False):
 def _tokens(preview: SessionPreview) -> str:
     """``105k (↑12k ↓4.5k R89k W1.2k)``: pi's footer notation, zero parts left out."""
     tokens = preview.tokens
-    parts = [f"{mark}{format_tokens(value)}" for mark, value in
-             (("↑", tokens.input), ("↓", tokens.output), ("R", tokens.cache_read), ("W", tokens.cache_write)) if value]
+    parts = [
+        f"{mark}{format_tokens(value)}"
+        for mark, value in (
+            ("↑", tokens.input),
+            ("↓", tokens.output),
+            ("R", tokens.cache_read),
+            ("W", tokens.cache_write),
+        )
+        if value
+    ]
     total = format_tokens(tokens.total)
     return f"{total} ({' '.join(parts)})" if parts else total

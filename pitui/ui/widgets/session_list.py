@@ -477,10 +477,12 @@ class SessionList(ScrollView, can_focus=False):
             # A fuzzy match whose first letter happens to be in the id: the id says nothing about
             # why the session matched, so say how it did.
             note = "fuzzy match: the letters are far apart"
-            return self._strip([Segment(indent, fill), Segment(_fit(note, width - 5), fill + self._style("label"))],
-                               width, fill)
-        label = {"message": f"{hit.role}: " if hit.role else "", "name": "name: ", "cwd": "cwd: ",
-                 "id": "id: "}.get(hit.field, "")
+            return self._strip(
+                [Segment(indent, fill), Segment(_fit(note, width - 5), fill + self._style("label"))], width, fill
+            )
+        label = {"message": f"{hit.role}: " if hit.role else "", "name": "name: ", "cwd": "cwd: ", "id": "id: "}.get(
+            hit.field, ""
+        )
         text = safe_line(hit.snippet)  # one character for one: the spans still line up
         muted = fill + self._style("snippet")
         match = muted + self._style("match")

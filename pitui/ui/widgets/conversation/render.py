@@ -147,8 +147,15 @@ def _assistant(look: Look, block: Block, item: AssistantMessage, width: int) -> 
             else:
                 yield Piece(Text(f"▸ Thinking · {_lines(lines)}", style("conversation--thinking")), index, True)
         elif isinstance(part, TextPart):
-            yield from _folded(look, safe_lines(part.text), "conversation--output", index,
-                                    look.opened(block, index), limit=TEXT_LINES, markdown=True)
+            yield from _folded(
+                look,
+                safe_lines(part.text),
+                "conversation--output",
+                index,
+                look.opened(block, index),
+                limit=TEXT_LINES,
+                markdown=True,
+            )
         elif isinstance(part, ToolCallPart):
             yield from _tool_call(look, block, index, part, width)
         elif isinstance(part, ImagePart):
@@ -194,8 +201,13 @@ def _tool_result(look: Look, block: Block, item: ToolResult, retained: str) -> I
         title.append(retained, look.style("conversation--meta"))
     yield Piece(title, key, True)
     if output:
-        yield from _folded(look, output, "conversation--error" if item.is_error else "conversation--output",
-                                OUTPUT, look.opened(block, OUTPUT))
+        yield from _folded(
+            look,
+            output,
+            "conversation--error" if item.is_error else "conversation--output",
+            OUTPUT,
+            look.opened(block, OUTPUT),
+        )
     for part in item.parts:
         if isinstance(part, ImagePart):
             yield _image(look, part)
@@ -212,10 +224,18 @@ def _bash(look: Look, block: Block, item: BashExecution, retained: str) -> Itera
         yield from _folded(look, output, "conversation--output", OUTPUT, look.opened(block, OUTPUT))
     meta = Text()
     if item.exit_code is not None:
-        meta.append(f"exit {item.exit_code}",
-                    look.style("conversation--error" if item.exit_code else "conversation--meta"))
-    notes = [note for flag, note in ((item.cancelled, "cancelled"), (item.truncated, "output truncated"),
-                                     (item.excluded, "not sent to the model")) if flag]
+        meta.append(
+            f"exit {item.exit_code}", look.style("conversation--error" if item.exit_code else "conversation--meta")
+        )
+    notes = [
+        note
+        for flag, note in (
+            (item.cancelled, "cancelled"),
+            (item.truncated, "output truncated"),
+            (item.excluded, "not sent to the model"),
+        )
+        if flag
+    ]
     if item.full_output_path:
         notes.append(f"full output: {safe_line(item.full_output_path)}")
     for note in notes:
@@ -252,8 +272,14 @@ def _content(look: Look, block: Block, parts: Sequence[Part], width: int, *, fol
     for index, part in enumerate(parts):
         if isinstance(part, TextPart):
             text = safe_lines(part.text)
-            yield from _folded(look, text, "conversation--output", index, look.opened(block, index),
-                                    limit=FOLD_LINES if fold else TEXT_LINES)
+            yield from _folded(
+                look,
+                text,
+                "conversation--output",
+                index,
+                look.opened(block, index),
+                limit=FOLD_LINES if fold else TEXT_LINES,
+            )
         elif isinstance(part, ImagePart):
             yield _image(look, part)
         elif isinstance(part, ThinkingPart):
@@ -262,8 +288,9 @@ def _content(look: Look, block: Block, parts: Sequence[Part], width: int, *, fol
             yield from _tool_call(look, block, index, part, width)
 
 
-def _folded(look: Look, text: str, style: str, key: int | None, opened: bool, *, limit: int = FOLD_LINES,
-            markdown: bool = False) -> Iterable[Piece]:
+def _folded(
+    look: Look, text: str, style: str, key: int | None, opened: bool, *, limit: int = FOLD_LINES, markdown: bool = False
+) -> Iterable[Piece]:
     """``text`` whole, or its first ``limit`` lines and how many more there are. Folded to a
     few lines, long lines are cut rather than wrapped, so the fold stays that short."""
     lines = line_count(text)
