@@ -192,13 +192,13 @@ class PickerFooter(Widget):
         super().__init__(id=id)
         self.position = (0, 0)
         self.skipped = 0
+        self.keys = ""  # the keys that work everywhere, on the right
 
     def show(self, position: tuple[int, int], skipped: int) -> None:
         """The highlighted row's place ``(n, of)`` and how many files the listing skipped."""
         if (position, skipped) != (self.position, self.skipped):
             self.position, self.skipped = position, skipped
             self.refresh()
-        self.keys = ""  # the keys that work everywhere, on the right
 
     def render(self) -> Text:
         index, total = self.position
