@@ -210,7 +210,10 @@ def declared_bindings(node: DOMNode, key: str) -> list[Binding]:
 @functools.cache
 def _declared_all(cls: type) -> tuple[Binding, ...]:
     """As Textual merges a class's bindings: down the MRO, a class's key replacing the same key
-    of the classes it inherits from, ``inherit_bindings=False`` starting afresh."""
+    of the classes it inherits from, ``inherit_bindings=False`` starting afresh.
+
+    Textual keeps that class keyword in the class's own namespace as ``_inherit_bindings``, with
+    no public accessor: read there, it also tells a DOM class from a mixin."""
     by_key: dict[str, list[Binding]] = {}
     for klass in reversed(cls.__mro__):
         if not isinstance(klass.__dict__.get("_inherit_bindings"), bool):
