@@ -26,7 +26,7 @@ from pitui.ui.keys import binding_defaults, check_keymap, keys_for
 from pitui.ui.screens.help import HelpScreen
 
 if TYPE_CHECKING:
-    from pitui.store.catalog import Catalog
+    from pitui.store.catalog import Catalog, Scope
 
 __all__ = ["AppResult", "PituiApp", "styles_dir"]
 
@@ -79,7 +79,7 @@ class PituiApp(App[AppResult | None]):
         cwd: str | None = None,
         session_dir: str | None = None,
         agent_dir: str | None = None,
-        scope: Literal["current", "all"] = "current",
+        scope: Scope = "current",
         open_path: str | None = None,
         print_mode: bool = False,
         config: Config | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pitui.store.js import MISSING, iso_ms, js_string
 
@@ -14,11 +14,15 @@ __all__ = [
     "ListingProblem",
     "ProgressFn",
     "Row",
+    "Scope",
     "SearchCancelled",
     "SearchHit",
     "Segment",
     "SessionInfo",
 ]
+
+# Which sessions a listing holds: this folder's (pi's /resume) or every project's (Tab there).
+Scope = Literal["current", "all"]
 
 NO_MESSAGES = "(no messages)"  # pi's firstMessage for a session without a user message with text
 

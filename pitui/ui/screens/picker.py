@@ -32,7 +32,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.safe_text import safe_line
 from pitui.store import tuning
-from pitui.store.query import has_session_name
+from pitui.store.catalog import Scope
+from pitui.store.query import SortMode, has_session_name
 from pitui.store.threads import ListRow, threaded_rows
 from pitui.ui import bindings
 from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
@@ -42,7 +43,7 @@ from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.screens.picker_listing import PickerListing, ScopeState
 from pitui.ui.widgets.fields import SearchField
-from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, Scope, SortMode, footer_keys, picker_hints
+from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, footer_keys, picker_hints
 from pitui.ui.widgets.preview_pane import PreviewPane
 from pitui.ui.widgets.session_list import SessionList
 
@@ -413,15 +414,11 @@ class PickerScreen(OrderedKeys, PituiScreen):
             self.session_list.configure(message="  " + sentence_case(self._search_error), message_is_error=True)
             return
         text = self.listing.empty_text(
-            self.scope, self.named_only, self._keys, max(self.session_list.size.width - 14, 24)
+            self.scope, self.named_only, self.app.keys_text, max(self.session_list.size.width - 14, 24)
         )
         self.session_list.configure(message=text, message_is_error=False)
 
     # -- header and status -----------------------------------------------------------------
-
-    def _keys(self, binding_id: str) -> str:
-        """The keys bound to ``binding_id`` now (the user's keymap applied), as pi shows them."""
-        return self.app.keys_text(binding_id)
 
     def _update_header(self) -> None:
         header = self.query_one(PickerHeader)
@@ -432,7 +429,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         header.listing = False
         if state.loading and not state.complete:
             header.listing = state.progress or True
-        k = self._keys
+        k = self.app.keys_text
         header.hints = picker_hints(k, bool(self.query_text), self.show_path)
         self._hinted_query = self.query_text
         footer = self.query_one(PickerFooter)
@@ -443,7 +440,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
             name = os.path.basename(self._confirming)
             header.question = (
                 f"Delete session? {k('picker.open')} confirm · {k('picker.cancel')} cancel",
-                (safe_line(self._title_of(self._confirming) or ""), safe_line(name)),
+                (safe_line(self.listing.title_of(self._confirming) or ""), safe_line(name)),
             )
         header.refresh()
 
@@ -512,11 +509,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
     def _show_preview(self, path: str, preview: Any) -> None:
         if path == self._preview_path:
             self.query_one(PreviewPane).show(
-                preview, now_ms=self.app.now_ms(), parent_title=self._title_of(preview.parent_session)
+                preview, now_ms=self.app.now_ms(), parent_title=self.listing.title_of(preview.parent_session)
             )
-
-    def _title_of(self, path: str | None) -> str | None:
-        return self.listing.title_of(path)
 
     def _show_preview_error(self, path: str, message: str) -> None:
         if path == self._preview_path:
@@ -635,7 +629,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         row = self.session_list.selected
         if row is None:
             return
-        hint = f"{self._keys('picker.open')} to save · escape/ctrl+c to cancel"
+        hint = f"{self.app.keys_text('picker.open')} to save · escape/ctrl+c to cancel"
         self.app.push_screen(RenameScreen(row.info.name or "", hint), partial(self._rename_chosen, row.path))
 
     def _rename_chosen(self, path: str, name: str | None) -> None:

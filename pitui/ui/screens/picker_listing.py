@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pitui.store.catalog import Scope
 from pitui.store.paths import listed_folder, misplaced_agent_dir, real_path_cached, session_dir_for
 from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
-from pitui.ui.widgets.picker_header import Scope
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, ListingProblem, SessionInfo

@@ -6,7 +6,7 @@ they are repainted, never laid out again, as the picker changes."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -14,6 +14,8 @@ from rich.text import Text
 from textual.timer import Timer
 from textual.widget import Widget
 
+from pitui.store.catalog.model import Scope
+from pitui.store.query import SortMode
 from pitui.ui.format import fit_middle
 
 __all__ = [
@@ -21,15 +23,11 @@ __all__ = [
     "Hint",
     "PickerFooter",
     "PickerHeader",
-    "Scope",
-    "SortMode",
     "cut",
     "footer_keys",
     "picker_hints",
 ]
 
-Scope = Literal["current", "all"]
-SortMode = Literal["threaded", "recent", "relevance"]
 SORT_LABELS: dict[str, str] = {"threaded": "Threaded", "recent": "Recent", "relevance": "Fuzzy"}
 
 
