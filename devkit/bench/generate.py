@@ -769,7 +769,7 @@ class SessionSpec:
 def _projects(rng: random.Random, count: int) -> list[str]:
     roots = [
         "/home/dev/projects",
-        "/home/dev/work/acme",
+        "/home/dev/src/acme",
         "/home/dev/src/github.com/someone",
         "/Users/dev/code",
         "/home/dev/projects/experiments",
