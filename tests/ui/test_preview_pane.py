@@ -8,11 +8,11 @@ import dataclasses
 
 import pytest
 from helpers.pilot import screen_lines, screen_text
-from helpers.preview_app import BASE, DAY, HOME, HOUR, NOW, PaneApp
+from helpers.preview_app import BASE, HOME, HOUR, NOW, PaneApp
 
 from pitui.store.model import LineProblem
 from pitui.store.stats import LabelInfo, ModelUse, SessionPreview
-from pitui.ui.format import format_age, format_cost, format_size, format_tokens, shorten_home_folder
+from pitui.ui.format import format_cost, format_size, format_tokens, shorten_home_folder
 from pitui.ui.widgets.preview_pane import (
     MAX_LABELS,
     PreviewPane,
@@ -151,35 +151,6 @@ async def test_an_error_message_is_text_too():
 
 
 # -- formatting -----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("ago", "expected"),
-    [
-        (0, "now"),
-        (59_999, "now"),
-        (60_000, "1m"),
-        (59 * 60_000, "59m"),
-        (HOUR, "1h"),
-        (23 * HOUR, "23h"),
-        (DAY, "1d"),
-        (6 * DAY, "6d"),
-        (7 * DAY, "1w"),
-        (29 * DAY, "4w"),
-        (30 * DAY, "1mo"),
-        (364 * DAY, "12mo"),
-        (365 * DAY, "1y"),
-        (800 * DAY, "2y"),
-        (-5 * HOUR, "now"),
-    ],
-)
-def test_ages_as_pi_shows_them(ago, expected):
-    assert format_age(NOW - ago, NOW) == expected
-
-
-def test_unknown_age():
-    assert format_age(None, NOW) == "?"
-    assert format_age(float("nan"), NOW) == "?"
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import pytest
 from textual.app import App, ComposeResult
 
 from pitui.store.catalog import SearchHit, SessionInfo
 from pitui.store.threads import ListRow, threaded_rows
-from pitui.ui.format import format_age, row_title, shorten_home_prefix
+from pitui.ui.format import row_title, shorten_home_prefix
 from pitui.ui.widgets.session_list import SessionList, _fit, _fit_left
 
 NOW = 1_000_000_000_000.0
@@ -42,34 +41,6 @@ def info(
 
 
 # -- formats ---------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("ago", "shown"),
-    [
-        (0, "now"),
-        (59_999, "now"),
-        (MIN, "1m"),
-        (59 * MIN, "59m"),
-        (60 * MIN, "1h"),
-        (23.99 * 60 * MIN, "23h"),
-        (DAY, "1d"),
-        (6.9 * DAY, "6d"),
-        (7 * DAY, "1w"),
-        (29 * DAY, "4w"),
-        (30 * DAY, "1mo"),
-        (364 * DAY, "12mo"),
-        (365 * DAY, "1y"),
-        (800 * DAY, "2y"),
-        (-5 * MIN, "now"),
-    ],
-)
-def test_ages_as_pi_writes_them(ago, shown):
-    assert format_age(NOW - ago, NOW) == shown
-
-
-def test_an_unknown_time_is_a_question_mark():
-    assert format_age(math.nan, NOW) == "?"
 
 
 def test_home_becomes_tilde():
