@@ -144,21 +144,14 @@ async def wait_for(pilot: Any, condition: Any, what: str, timeout: float = 30.0)
 
 
 async def check_app() -> None:
+    from pitui.cli import launch
     from pitui.config import load_config
     from pitui.ui.app import STYLE_FILES, PituiApp, styles_dir
     from pitui.ui.screens.picker import PickerScreen
     from pitui.ui.screens.session import SessionScreen
 
     args = demo_args()
-    # As run_app builds it (no terminal is needed for run_test).
-    app = PituiApp(
-        cwd=args.cwd,
-        session_dir=args.session_dir,
-        scope="all" if args.all else "current",
-        open_path=None,
-        print_mode=args.print,
-        config=load_config(),
-    )
+    app = launch.build_app(args, load_config())  # as run_app builds it (run_test needs no terminal)
     check(
         all(Path(path).resolve().parent == styles_dir().resolve() for path in PituiApp.CSS_PATH)
         and len(PituiApp.CSS_PATH) == len(STYLE_FILES),

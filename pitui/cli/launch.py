@@ -7,10 +7,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitui.cli.resolve import CliError, resolve_session
 from pitui.safe_text import safe
+
+if TYPE_CHECKING:
+    from pitui.ui.app import PituiApp
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -22,11 +25,21 @@ def run_app(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise CliError("the app needs a terminal (for scripts, see pitui --help for the commands)")
     from pitui.store import tuning
-    from pitui.ui.app import PituiApp
 
     tuning.start_process_helpers()  # before the app takes sys.stderr: see its docstring
 
-    app = PituiApp(
+    app = build_app(args, config, open_path)
+    result = app.run()
+    if result is None:
+        return app.return_code or 0
+    return finish_app(result, config)
+
+
+def build_app(args: argparse.Namespace, config: Any, open_path: str | None = None) -> PituiApp:
+    """The app as the command line's arguments ask for it (run by :func:`run_app`)."""
+    from pitui.ui.app import PituiApp
+
+    return PituiApp(
         cwd=args.cwd,
         session_dir=args.session_dir,
         scope="all" if args.all else "current",
@@ -34,10 +47,6 @@ def run_app(args: argparse.Namespace) -> int:
         print_mode=args.print,
         config=config,
     )
-    result = app.run()
-    if result is None:
-        return app.return_code or 0
-    return finish_app(result, config)
 
 
 def finish_app(result: Any, config: Any) -> int:
