@@ -25,6 +25,7 @@ from helpers.conformance import (
     not_comparable,
     parsed_lines,
     run_pitui,
+    with_leaf_at,
 )
 
 from pitui.store.canonical import inspect_session
@@ -427,16 +428,7 @@ def _context_at(oracle: Oracle, before: Before, leaf: Any) -> dict[str, Any]:
     if leaf is None:
         return {"model": None, "thinkingLevel": "off", "messages": []}
     probe = before.path.with_name("probe-" + before.path.name)
-    line = {
-        "type": "label",
-        "id": "ffff0000",
-        "parentId": leaf,
-        "timestamp": "2099-01-01T00:00:00.000Z",
-        "targetId": leaf,
-        "label": "probe",
-    }
-    sep = b"" if before.data.endswith(b"\n") else b"\n"
-    probe.write_bytes(before.data + sep + json.dumps(line).encode() + b"\n")
+    probe.write_bytes(with_leaf_at(before.data, leaf))
     try:
         return oracle.open(probe)["context"]
     finally:

@@ -381,3 +381,18 @@ def check_against_pi(path: Path, mine: Inspected, pi: dict[str, Any], probe: Any
     ours = (mine.report.get("context") or {}).get("messages")
     diff = first_difference(ours, expected, ".context.messages")
     return diff and f"{diff} (retainedTail: expected by the newer rule, not pi 0.73.1's)"
+
+
+def with_leaf_at(data: bytes, leaf: str) -> bytes:
+    """The file plus a label entry under ``leaf``: pi's leaf is then the label, whose path is
+    the path to ``leaf`` (labels add nothing to the context)."""
+    line = {
+        "type": "label",
+        "id": "ffff0000",
+        "parentId": leaf,
+        "timestamp": "2099-01-01T00:00:00.000Z",
+        "targetId": leaf,
+        "label": "probe",
+    }
+    sep = b"" if data.endswith(b"\n") or not data else b"\n"
+    return data + sep + json.dumps(line).encode() + b"\n"

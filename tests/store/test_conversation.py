@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from helpers.conformance import with_leaf_at
+from helpers.items import PI_ROLE
 
 from devkit.builder import entry, header, msg, write
 from pitui.store.conversation import (
@@ -426,21 +428,12 @@ def test_a_long_path_decodes_each_line_once(tmp_path: Path, monkeypatch: pytest.
 # against pi: the context messages at every entry
 
 NOT_FOR_PI = ("cycle",)  # pi 0.73.1 never returns on these
-ROLE = {
-    UserMessage: "user",
-    AssistantMessage: "assistant",
-    ToolResult: "toolResult",
-    BashExecution: "bashExecution",
-    CustomMessage: "custom",
-    BranchSummary: "branchSummary",
-    CompactionSummary: "compactionSummary",
-}
 PART = {TextPart: "text", ThinkingPart: "thinking", ToolCallPart: "toolCall", ImagePart: "image"}
 
 
 def _ours(item: Item) -> dict[str, Any]:
     """An item in the shape of the oracle's digest of a context message, so far as items carry it."""
-    out: dict[str, Any] = {"role": item.role if isinstance(item, OtherMessage) else ROLE[type(item)]}
+    out: dict[str, Any] = {"role": item.role if isinstance(item, OtherMessage) else PI_ROLE[type(item)]}
     parts = getattr(item, "parts", ())
     out["parts"] = [PART[type(p)] for p in parts]
     if len(parts) == 1 and isinstance(parts[0], TextPart):
@@ -479,21 +472,6 @@ def _files() -> list[Path]:
     return [f for f in files if not any(word in f.name for word in NOT_FOR_PI)]
 
 
-def _probe(data: bytes, leaf: str) -> bytes:
-    """The file plus a label entry under ``leaf``: pi's leaf is then the label, whose path is
-    the path to ``leaf`` (labels add nothing to the context)."""
-    line = {
-        "type": "label",
-        "id": "ffff0000",
-        "parentId": leaf,
-        "timestamp": "2099-01-01T00:00:00.000Z",
-        "targetId": leaf,
-        "label": "probe",
-    }
-    sep = b"" if data.endswith(b"\n") or not data else b"\n"
-    return data + sep + json.dumps(line).encode() + b"\n"
-
-
 def _ids_regenerated(session: Session) -> bool:
     """pi gives every entry of a v1 file (``version ?? 1`` < 2) a new random id."""
     version = session.original_version
@@ -526,7 +504,7 @@ def test_items_match_pis_context_at_every_entry(oracle: Oracle, tmp_path: Path) 
             if leaf is None or isinstance(leaf, Opaque) or _last_compaction_has_tail(session, leaf):
                 continue
             probe = tmp_path / f"{number}-{len(points)}.jsonl"
-            probe.write_bytes(data if leaf == session.leaf_id and len(leaves) == 1 else _probe(data, leaf))
+            probe.write_bytes(data if leaf == session.leaf_id and len(leaves) == 1 else with_leaf_at(data, leaf))
             points.append((path, session, leaf, probe))
     assert len(points) > 500
     found = oracle.open_many(p for *_, p in points)

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 from helpers.apps import SIZE, opened, static_text, view_app
+from helpers.items import PI_ROLE
 from helpers.pilot import until
 from helpers.sessions import worked_session
 from helpers.trash import trash_dir
@@ -22,15 +23,6 @@ from textual.widgets import Static
 
 from devkit.builder import header, msg, write
 from pitui.config import Config
-from pitui.store.conversation import (
-    AssistantMessage,
-    BashExecution,
-    BranchSummary,
-    CompactionSummary,
-    CustomMessage,
-    ToolResult,
-    UserMessage,
-)
 from pitui.store.reader import Session
 from pitui.store.write import writer
 from pitui.ui.app import AppResult
@@ -46,16 +38,6 @@ from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
-
-ROLES = {
-    UserMessage: "user",
-    AssistantMessage: "assistant",
-    ToolResult: "toolResult",
-    BashExecution: "bashExecution",
-    CustomMessage: "custom",
-    BranchSummary: "branchSummary",
-    CompactionSummary: "compactionSummary",
-}
 
 
 def app_for(path: Path, tmp_path: Path, config: Config | None = None) -> Any:
@@ -109,7 +91,7 @@ def last_entry(path: Path) -> dict[str, Any]:
 
 def shown_roles(pilot: Pilot[Any]) -> list[str]:
     view = pilot.app.screen.query_one(ConversationView)
-    return [ROLES[type(item)] for item in view.items if type(item) in ROLES]
+    return [PI_ROLE[type(item)] for item in view.items if type(item) in PI_ROLE]
 
 
 async def pi_sees_the_view(oracle: Any, path: Path, pilot: Pilot[Any]) -> dict[str, Any]:
