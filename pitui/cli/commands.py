@@ -77,6 +77,10 @@ def _print_summary(session: Session) -> None:
         f"context   {len(context.messages)} messages  model {safe(str(model.get('provider', '-')))}/"
         f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}"
     )
+    from pitui.store.pi_verdict import PI_VERSION, pi_verdicts
+
+    for verdict in pi_verdicts(session):
+        print(f"pi {PI_VERSION:<6} {safe(str(verdict))}")
 
 
 def _one_line(text: str, width: int) -> str:

@@ -42,7 +42,7 @@ class Verdict:
 
     def __str__(self) -> str:
         error = f" ({self.error_name}: {self.error_message})" if self.error_name else ""
-        return f"pi {PI_VERSION} fails at {self.at}: {self.why}{error}"
+        return f"fails at {self.at}: {self.why}{error}"
 
 
 def pi_verdicts(session: Session) -> list[Verdict]:
