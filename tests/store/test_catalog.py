@@ -689,12 +689,12 @@ def test_a_cancelled_search_raises_and_leaves_nothing_behind(tmp_path, cat):
 # -- pi itself ------------------------------------------------------------------------------------
 
 
-def pi_list(oracle, folder: Path) -> list[dict]:
+def pi_list(oracle_073, folder: Path) -> list[dict]:
     """pi 0.73.1's ``SessionManager.list(cwd, folder)`` (every session in the folder)."""
-    return oracle.list(folder)
+    return oracle_073.list(folder)
 
 
-def test_listing_equals_pi(tmp_path, cat, oracle):
+def test_listing_equals_pi(tmp_path, cat, oracle_073):
     folder = tmp_path / "agent" / "sessions" / "--home-me-proj--"
     write(
         folder / "a.jsonl",
@@ -718,4 +718,4 @@ def test_listing_equals_pi(tmp_path, cat, oracle):
     write(folder / "i.jsonl", header("i", ts="2025-01-02"), msg("u", "user", "x", ts=-1))
     write(folder / "j.jsonl", header(7, cwd=5), msg("u", "toolResult", "ignored", ts=99999999999999))
     mine = [i.to_json() for i in cat.list_dir(str(folder))]
-    assert mine == pi_list(oracle, folder)
+    assert mine == pi_list(oracle_073, folder)
