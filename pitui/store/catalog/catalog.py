@@ -138,7 +138,9 @@ class Catalog:
         root = sessions_root(self.agent_dir)
         try:
             with os.scandir(root) as it:
-                dirs = sorted(e.path for e in it if e.is_dir(follow_symlinks=False) or e.is_symlink())
+                # (a link to anything but a folder, a dangling one or a loop: pi's readdir of it
+                # fails and it lists nothing there, as this does not look)
+                dirs = sorted(e.path for e in it if _is_folder(e))
         except OSError:
             return []
         files: list[str] = []
@@ -229,8 +231,6 @@ class Catalog:
             names.sort(key=js_locale_key, reverse=True)
         except FileNotFoundError:
             return []
-        except NotADirectoryError:
-            return []  # a symbolic link in the sessions folder to something else (pi: readdir fails)
         except OSError as error:
             self.problems.append(ListingProblem(folder, os_reason(error).replace("file", "folder")))
             return []
@@ -572,6 +572,14 @@ def _of_project(infos: list[SessionInfo], cwd: str) -> list[SessionInfo]:
     """The sessions whose header ``cwd`` resolves to ``cwd``."""
     target = _resolve(cwd)
     return [info for info in infos if info.cwd and _resolve(info.cwd) == target]
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """A folder, or a symbolic link to one (pi 1.6's ``listAll`` takes both)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False  # a link loop
 
 
 def _is_regular(mode: int) -> bool:
