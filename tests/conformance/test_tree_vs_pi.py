@@ -45,6 +45,10 @@ NOT_COMPARABLE = {
     "message-null",
     "null-line",
     "duplicate-header",
+    "b02-cr-only",
+    "b09-header-id-null",
+    "b09-header-no-id",
+    "b13-message-null-off-path",
 }
 NOT_COMPARABLE_IN = {("self-parent", "all")}
 
