@@ -87,15 +87,30 @@ def pi_search(pi16: tuple[str, Path], folder: Path, queries: list[str], name_fil
     return json.loads(proc.stdout)
 
 
+def pitui_lists_otherwise(data: bytes) -> bool:
+    """True for a file where pitui's listing differs from pi 1.6.0's on purpose."""
+    first = data[:3].decode("utf-8", errors="ignore")[:1]
+    return (
+        (first != "" and first.isspace() and first not in " \t\r\n")
+        or first == "\ufeff"
+        or b"\r" in data.replace(b"\r\n", b"")
+    )
+
+
 def compare(tmp_path: Path, pi: dict, folder: Path, name_filter: str = "all") -> None:
     with Catalog(agent_dir=str(tmp_path / "agent"), cache_dir=str(tmp_path / "cache"), workers=1) as cat:
         listed = cat.list_dir(str(folder))
         mine = [info.to_json() for info in listed]
-        boms = {info.path for info in listed if Path(info.path).read_bytes().startswith(b"\xef\xbb\xbf")}
+        # Where pitui lists on purpose what pi 1.6.0 gets wrong (pi-1.6.md §6): a file that starts
+        # with a BOM or other Unicode space (B1: pi does not list it) and a raw CR inside a line
+        # (B2: pi's listing splits the line there, its opening does not; pitui lists what opens).
+        differs = {str(f) for f in folder.glob("*.jsonl") if pitui_lists_otherwise(f.read_bytes())}
         # the listing: every field, in pi's order
-        assert [row for row in mine if row["path"] not in boms] == pi["sessions"]
+        assert [row for row in mine if row["path"] not in differs] == [
+            row for row in pi["sessions"] if row["path"] not in differs
+        ]
         crashing = set(pi["crashing"])
-        scope = [info for info in listed if info.path not in boms and info.path not in crashing]
+        scope = [info for info in listed if info.path not in differs and info.path not in crashing]
         for result in pi["results"]:
             query, mode = result["query"], result["mode"]
             try:
@@ -103,7 +118,7 @@ def compare(tmp_path: Path, pi: dict, folder: Path, name_filter: str = "all") ->
             except QueryError:
                 hits = []
             got = [(hit.info.path, hit.score) for hit in hits]
-            want = list(zip(result["paths"], result["scores"], strict=True))
+            want = [hit for hit in zip(result["paths"], result["scores"], strict=True) if hit[0] not in differs]
             assert got == want, (query, mode)
 
 
