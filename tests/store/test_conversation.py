@@ -1,7 +1,7 @@
 """The conversation model (pitui.store.conversation): what the model sees on a path, as items.
 
 Every kind of entry and message, compactions by both rules, totals, and the message sequence
-compared with pi's own buildSessionContext (the oracle) at every entry of every fixture and
+compared with pi's own buildSessionContext (the oracle, pi 1.6.0) at every entry of every fixture and
 demo session.
 """
 
