@@ -74,9 +74,10 @@ def _open_verdict(session: Session) -> Verdict | None:
     only spaces, tabs and line ends around a value) to a truthy value must be the header."""
     if session.path is None:
         return None
+    window = session.header_offset + _HEADER_WINDOW
     try:
         with open(session.path, "rb") as file:
-            head = file.read(session.header_offset + _HEADER_WINDOW)
+            head = file.read(window)
     except OSError:
         return None
     for line in head.split(b"\n"):
@@ -93,7 +94,8 @@ def _open_verdict(session: Session) -> Verdict | None:
             return None
         break
     else:
-        return None  # the header is beyond what was read: assume pi finds it as pitui did
+        if len(head) >= window:
+            return None  # the header is beyond what was read: assume pi finds it as pitui did
     if head.lstrip(b"\n").startswith(b"\xef\xbb\xbf"):
         why = "the file starts with a UTF-8 byte order mark, which pi does not skip, so it finds no session header"
     else:

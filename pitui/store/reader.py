@@ -119,8 +119,12 @@ class Session:
         unparsed = session.unparsed
         last_number = 0
 
+        # A header read from a first line pi 1.6.0 cannot parse (a BOM before it): kept, unless
+        # the next value is a header, which is then the one pi reads.
+        tentative: tuple[int, int, int] | None = None
+
         def consume(lines: Iterable[tuple[int, int, bytes]]) -> None:
-            nonlocal header, keep, needs_migration, last_number
+            nonlocal header, keep, needs_migration, last_number, tentative
             problems, append = session.problems, entries.append
             for number, offset, line in lines:
                 last_number = number
@@ -130,15 +134,35 @@ class Session:
                     problems.append(LineProblem(where, number, _describe_bad_line(line, error)))
                     unparsed.append((offset, len(line)))
                     continue
+                if not js_truthy(value) and type(value) is not dict:
+                    # pi 1.6.0 skips the falsy values (null, false, 0, ""), also before the header.
+                    problems.append(LineProblem(where, number, f"skipped: a {_falsy_name(value)} line"))
+                    unparsed.append((offset, len(line)))
+                    continue
+                if tentative is not None:
+                    first_number, first_offset, first_length = tentative
+                    tentative = None
+                    if _is_header(value):
+                        problems.insert(0, LineProblem(where, first_number, _UNTRIMMED))
+                        unparsed.insert(0, (first_offset, first_length))
+                        parsed_order.clear()
+                        header = None
                 if header is None:
-                    # pi checks only the first line that parses.
+                    # pi checks only the first line that parses to a truthy value.
                     if (
                         not isinstance(value, dict)
                         or value.get("type") != "session"
                         or not isinstance(value.get("id"), str)
                     ):
+                        if _unparsable_for_pi(data, offset - base_offset):
+                            # pi 1.6.0 does not trim the file: it skips this line and looks on.
+                            problems.append(LineProblem(where, number, _UNTRIMMED))
+                            unparsed.append((offset, len(line)))
+                            continue
                         raise NotASessionError(f"{where}: the first line is not a pi session header")
                     header = value
+                    if _unparsable_for_pi(data, offset - base_offset):
+                        tentative = (number, offset, len(line))
                     session.header_offset = offset
                     session.original_version = value.get("version", MISSING)
                     needs_migration = version_number(session.original_version) < CURRENT_VERSION
@@ -146,10 +170,6 @@ class Session:
                     parsed_order.append(value)
                     continue
                 if not isinstance(value, dict):
-                    if value is None:  # pi itself fails on such a file (null.type)
-                        problems.append(LineProblem(where, number, "skipped: a null line"))
-                        unparsed.append((offset, len(line)))
-                        continue
                     # pi keeps any other JSON value as an entry with no type, id or parent.
                     problems.append(LineProblem(where, number, "not a JSON object: kept as an entry without id"))
                     value = {}
@@ -468,6 +488,29 @@ class Session:
         thinking, model = self.context_settings(leaf_id)
         messages = projected_messages(projection)
         return SessionContext(messages, thinking, model, [p.entry for p in projection], projection)
+
+
+_UNTRIMMED = "skipped: it starts with a byte order mark or a space JSON does not allow (pi 1.6.0 cannot parse it)"
+_JSON_SPACE = b" \t\r"
+
+
+def _unparsable_for_pi(data: bytes, offset: int) -> bool:
+    """Whether the line at ``offset`` (after the whitespace trimmed from the start of the file)
+    starts, as pi 1.6.0 reads it, with whitespace that ``JSON.parse`` rejects (a BOM, say)."""
+    if offset <= 0:
+        return False
+    lead = data[data.rfind(b"\n", 0, offset) + 1 : offset]
+    return bool(lead.strip(_JSON_SPACE))
+
+
+def _is_header(value: Any) -> bool:
+    return type(value) is dict and value.get("type") == "session" and type(value.get("id")) is str
+
+
+def _falsy_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return "false" if value is False else '""' if value == "" else "0"
 
 
 def _describe_bad_line(data: bytes, error: BadLine) -> str:

@@ -267,6 +267,10 @@ class _Scan:
         self.path = path
         self.fd = fd
         self.header: dict[str, Any] | None = None
+        # The first line had whitespace JSON.parse rejects (a BOM) before it: pi 1.6.0 cannot
+        # parse it. A header there is kept unless the next value is a header (pi's, then).
+        self.untrimmed = False
+        self.tentative: int | None = None
         self.v1 = False  # pi migrates v1 in memory: new ids, one chain in file order
         self.v2 = False  # v2's hookMessage role is v3's custom
         self.entries = 0
@@ -302,6 +306,7 @@ class _Scan:
             if first:
                 # pi trims the whole content: a BOM or odd whitespace before the first line goes.
                 cut = strip_js_whitespace(line, start=True)
+                self.untrimmed = bool(line[:cut].rsplit(b"\n", 1)[-1].strip(b" \t\r"))
                 line, offset, first = line[cut:], offset + cut, False
             if held is not None:
                 self.feed(*held)
@@ -324,6 +329,7 @@ class _Scan:
             self.problems.append(LineProblem(self.path, number, reason))
 
     def feed(self, number: int, offset: int, line: bytes) -> None:
+        untrimmed, self.untrimmed = self.untrimmed, False
         try:
             value = parse_fast(line)
         except BadLine as error:
@@ -332,18 +338,30 @@ class _Scan:
             else:
                 self.skip(number, str(error))
             return
+        if type(value) is not dict and (value is None or value is False or value == 0 or value == ""):
+            # pi 1.6.0 skips the falsy values (null, false, 0, ""), also before the header.
+            self.skip(number, "a null line" if value is None else "a falsy line")
+            return
+        is_header = type(value) is dict and value.get("type") == "session" and type(value.get("id")) is str
+        if self.tentative is not None:
+            first_number, self.tentative = self.tentative, None
+            if is_header:
+                self.skip(first_number, "a first line pi 1.6.0 cannot parse (a byte order mark before it)")
+                self.header = None
         if self.header is None:
-            # pi checks only the first line that parses.
-            if type(value) is not dict or value.get("type") != "session" or type(value.get("id")) is not str:
+            # pi checks only the first line that parses to a truthy value.
+            if not is_header:
+                if untrimmed:
+                    self.skip(number, "a first line pi 1.6.0 cannot parse (a byte order mark before it)")
+                    return
                 raise NotASessionError(self.path)
+            if untrimmed:
+                self.tentative = number
             self.header = value
             version = version_number(value.get("version", MISSING))
             self.v1, self.v2 = version < 2, version < 3
             return
         if type(value) is not dict:
-            if value is None:
-                self.skip(number, "a null line")
-                return
             value = {}  # pi keeps any other JSON value as an entry with no type, id or parent
         kind = value.get("type", MISSING)
         if kind == "session":

@@ -87,3 +87,21 @@ def test_list_reads_a_copy_and_names_the_originals(oracle_073: Oracle, files: di
 def test_dir_is_pis_folder_for_a_cwd(oracle_073: Oracle, tmp_path: Path) -> None:
     assert oracle_073.dir("/home/me/proj", tmp_path) == str(tmp_path / "sessions" / "--home-me-proj--")
     assert oracle_073.dir("C:\\Users\\me", tmp_path).endswith("--C--Users-me--")
+
+
+def test_pi_16_reports_what_it_cannot_load_and_touches_nothing(oracle: Oracle, files: dict[str, Path]) -> None:
+    """pi 1.6.0 refuses a file that is not a session (naming the original, not the copy), fills
+    an empty one with a header, and appends a newline to one without: only to the copy."""
+    files["no-newline.jsonl"] = files["v3.jsonl"].with_name("no-newline.jsonl")
+    files["no-newline.jsonl"].write_text(HEADER_V3 + _user("aaaaaaaa", None, 1).rstrip("\n"), encoding="utf-8")
+    before = _snapshot(files)
+    result = oracle.open_many(files.values())
+    assert _snapshot(files) == before, "the oracle must only give pi copies"
+    garbage = files["garbage.jsonl"]
+    assert result[str(garbage)]["error"] == f"Session file is not a valid pi session: {garbage}"
+    assert "cycle" in result[str(files["cycle.jsonl"])]["error"]
+    empty = result[str(files["empty.jsonl"])]
+    assert empty["header"]["type"] == "session" and empty["entryIds"] == [], "pi writes a header into it"
+    assert [m["text"] for m in result[str(files["no-newline.jsonl"])]["context"]["messages"]] == ["hi 1"]
+    with pytest.raises(oracle.Error, match="not a valid pi session"):
+        oracle.open(garbage)

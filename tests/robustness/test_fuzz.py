@@ -16,7 +16,7 @@ Example counts under the default "ci" profile (fixed seed, so CI runs the same e
 - ``test_an_action_on_a_mangled_file_works_or_changes_nothing``: 400, and 25 batches of 8 with
   pi reading the results (``test_pi_reads_actions_on_mangled_files_as_pitui_does``).
 
-``HYPOTHESIS_PROFILE=dev`` runs 40 (and 5 with the oracle_073).
+``HYPOTHESIS_PROFILE=dev`` runs 40 (and 5 with the oracles).
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ import pytest
 from devkit.builder import header, lines, msg, ts
 
 hypothesis = pytest.importorskip("hypothesis", reason="the property tests need hypothesis (pip install -e .[test])")
-from helpers.conformance import as_pitui_prints  # noqa: E402
 from helpers.strategies import (  # noqa: E402
     MODEL_KINDS,
     SUMMARISED,
@@ -172,7 +171,10 @@ def test_any_bytes_read_without_a_crash_and_every_line_accounted_for(data: bytes
             assert header_value.get("type") == "session" and not isinstance(header_value.get("id"), str)
         elif infos:
             assert session is not None and session.header is not None
-            assert infos[0].id == session.header["id"]
+            # A header after a first line with a BOM is the one pi 1.6.0 opens; the listing
+            # still takes the BOM's line (it reads such files on purpose, as pi 0.73.1 did).
+            if not any("byte order mark" in p.reason for p in session.problems[:1]):
+                assert infos[0].id == session.header["id"]
             assert infos[0].message_count == sum(e.type == "message" for e in session.entries)
 
 
@@ -466,7 +468,7 @@ def test_pi_reads_the_writes_as_the_reference_model_predicts(oracle_073: Any, sc
             assert pi["branch"] == [e.id for e in model.path_to(model.leaf)]
             session = Session.load(model.path)
             ours = inspect_session(session)
-            assert as_pitui_prints(pi, ours)["context"] == ours["context"]
+            assert pi["context"] == ours["context"]
             if session.source is not None:
                 session.source.close()
 
@@ -496,17 +498,17 @@ def test_pi_reads_the_writes_as_the_reference_model_predicts(oracle_073: Any, sc
         ),
     ]
 )
-def test_pi_reads_mangled_files_as_pitui_does(oracle_073: Any, batch: list[bytes]) -> None:
+def test_pi_reads_mangled_files_as_pitui_does(oracle: Any, batch: list[bytes]) -> None:
     """Whatever pi makes of a mangled file (and it reads every file it does not refuse), pitui
     makes the same: header, entries, leaf, path, tree, labels, name and context."""
-    from helpers.conformance import NOT_A_SESSION, compare, pi_error
+    from helpers.conformance import NOT_VALID, compare, pi_error
 
     with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
         paths = []
         for i, data in enumerate(batch):
             paths.append(os.path.join(tmp, f"{i}.jsonl"))
             Path(paths[-1]).write_bytes(data)
-        seen = oracle_073.open_many(paths)
+        seen = oracle.open_many(paths)
         for path, data in zip(paths, batch, strict=True):
             pi = seen[path]
             try:
@@ -514,12 +516,13 @@ def test_pi_reads_mangled_files_as_pitui_does(oracle_073: Any, batch: list[bytes
             except NotASessionError:
                 session = None
             error = pi_error(pi)
+            readable = session is not None and session.header is not None
             if error is not None:
-                if error.startswith(NOT_A_SESSION):  # pi 0.73.1 would overwrite it
-                    assert session is None or session.header is None, (error, data)
-                elif session is not None and session.header is not None and "piVersion" in pi:
+                if readable and error.startswith(NOT_VALID):  # pi refuses what pitui reads: pitui says so
                     assert inspect_session(session)["pi"], ("pitui does not say pi fails", error, data)
-                continue  # pi hangs (a cycle) or throws (a null line) on it: nothing to compare
+                continue  # pi (or the oracle's digest) throws, or the oracle refuses a cycle
+            if not data:
+                continue  # pi writes a header into an empty file; pitui reads nothing
             assert session is not None and session.header is not None, (pi, data)
             report = inspect_session(session)
             assert not report["pi"], ("pi loads it, pitui says it fails", report["pi"], data)
@@ -634,7 +637,7 @@ def test_an_action_on_a_mangled_file_works_or_changes_nothing(data: bytes, actio
     batch=st.lists(st.tuples(mutated_bytes(), st.sampled_from(ACTIONS), st.integers(0, 100)), min_size=8, max_size=8)
 )
 @example(batch=[(OPAQUE_LEAF, action, 0) for action in ACTIONS if action != "clone"])
-def test_pi_reads_actions_on_mangled_files_as_pitui_does(oracle_073: Any, batch: list[tuple[bytes, str, int]]) -> None:
+def test_pi_reads_actions_on_mangled_files_as_pitui_does(oracle: Any, batch: list[tuple[bytes, str, int]]) -> None:
     from helpers.conformance import compare
 
     with tempfile.TemporaryDirectory(prefix="pitui-fuzz-") as tmp:
@@ -645,7 +648,7 @@ def test_pi_reads_actions_on_mangled_files_as_pitui_does(oracle_073: Any, batch:
             path = act_on(os.path.join(folder, "s.jsonl"), data, action, pick)
             if path is not None:
                 results.append(path)
-        seen = oracle_073.open_many(results)
+        seen = oracle.open_many(results)
         for path in results:
             pi = seen[path]
             if set(pi) == {"error"}:

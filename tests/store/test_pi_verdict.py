@@ -69,3 +69,12 @@ def test_inspect_says_what_pi_does() -> None:
     empty = _inspect(FIXTURES / "empty.jsonl")
     assert empty.returncode != 0
     assert "pi 1.6.0 would write a new session header into it" in empty.stderr
+
+
+def test_a_byte_order_mark_before_a_lone_header_is_no_session_for_pi(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        b'\xef\xbb\xbf{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}\n'
+    )
+    verdicts = pi_verdicts(Session.load(str(path)))
+    assert [(v.at, v.error_message) for v in verdicts] == [("open", f"Session file is not a valid pi session: {path}")]
