@@ -12,6 +12,7 @@ from pitui.store.context import context_messages
 from pitui.store.js import MISSING, Opaque, js_string
 from pitui.store.jsonl import prepare
 from pitui.store.reader import Session
+from pitui.store.totals import stats_json
 
 
 def _id(value: Any) -> Any:
@@ -120,4 +121,5 @@ def inspect_session(session: Session) -> dict[str, Any]:
         del result["leafId"]
     if thinking is MISSING:
         del result["context"]["thinkingLevel"]
+    result["stats"] = stats_json(session.entries)
     return result
