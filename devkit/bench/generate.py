@@ -1,7 +1,9 @@
 """Deterministic generators of pi session data for the benchmark.
 
-Two data sets, both written in pi's exact format (compact JSON, keys in pi's order, 8-hex entry
-ids, ISO millisecond ``Z`` timestamps, UUIDv7 session ids as pi 0.73 makes them):
+Two data sets, both written in pi 1.6.0's exact format (compact JSON, keys in pi's order, 8-hex
+entry ids, ISO millisecond ``Z`` timestamps, UUIDv7 session ids), with what pi 1.6.0 writes that
+0.73.1 did not: a system message at the start of every session and its checkpoint in
+compactions, cache-warming ``usage`` entries, and a few ``context_edit`` entries (``pi16.py``):
 
 * ``big``: one long session (100,000 entries, about 100 MB by default): a chain of
   user / assistant / toolResult messages with thinking, text, tool calls, usage and tool output of
@@ -39,6 +41,7 @@ from pathlib import Path
 
 import orjson
 
+from devkit.bench import pi16
 from devkit.builder import (
     MISSING,
     assistant_message,
@@ -391,6 +394,7 @@ class SessionBuilder:
         self.model = _MODELS[0]
         self.context_tokens = 3_000
         self.limit: int | None = None  # stop (raise Full) after this many entries
+        self.sections: dict[str, str] | None = None  # pi 1.6's prompt, once the system message is written
 
     class Full(Exception):
         pass
@@ -484,6 +488,8 @@ class SessionBuilder:
             "modifiedFiles": [_file_path(rng) for _ in range(rng.randint(0, 8))],
         }
         obj = compaction(entry_id, self.leaf, stamp, summary, first_kept, tokens, details=details, from_hook=False)
+        if self.sections is not None:  # pi 1.6 keeps the prompt in the compaction
+            obj["systemMessage"] = pi16.checkpoint(self.sections, self.t)
         self.context_tokens = rng.randint(8_000, 20_000)
         return self._emit(obj, entry_id, "meta")
 
@@ -498,6 +504,7 @@ class SessionBuilder:
         cut = len(self.path) - len(window) + users[0]
         if cut == 0:
             return
+        left = self.leaf  # pi 1.6's branch summary names the leaf it leaves (0.73.1: its parent)
         del self.path[cut:]
         self.leaf = self.path[-1][0]
         if rng.random() < 0.4:
@@ -508,7 +515,7 @@ class SessionBuilder:
                 "readFiles": [_file_path(rng) for _ in range(rng.randint(0, 6))],
                 "modifiedFiles": [_file_path(rng) for _ in range(rng.randint(0, 4))],
             }
-            obj = branch_summary(entry_id, self.leaf, stamp, self.leaf, summary, details, from_hook=False)
+            obj = branch_summary(entry_id, self.leaf, stamp, left, summary, details, from_hook=False)
             self._emit(obj, entry_id, "meta")
 
     # -- messages -----------------------------------------------------------------------
@@ -676,14 +683,65 @@ class SessionBuilder:
         self.user()
         rounds = min(max_rounds, int(rng.expovariate(1 / 4.0)))
         for _ in range(rounds):
-            for call in self.assistant(final=False):
-                self.tool_result(call)
+            calls = self.assistant(final=False)
+            attempt = [self.leaf]
+            results = [self.tool_result(call) for call in calls]
+            attempt.extend(results)
+            r = rng.random()
+            if r < 0.01:  # pi hides a failed, truncated attempt from the model
+                for target in attempt:
+                    self.context_edit(target, None)
+            elif r < 0.03 and results:  # an extension shortens a tool's output
+                self.context_edit(rng.choice(results), {"content": [text_block("[output elided]")]})
         self.assistant(final=True)
+        if self.model[0] in ("anthropic", "openai") and rng.random() < 0.15:
+            # cacheWarming "idle" (pi 1.5.1's default): refreshes between runs, often the last line.
+            for _ in range(rng.randint(1, 3)):
+                self.usage()
 
-    def start(self) -> None:
-        """pi starts a new session with a model change and a thinking level change."""
+    # -- pi 1.6 ---------------------------------------------------------------------------
+
+    def system(self, cwd: str) -> str:
+        """pi 1.6's first system message: every prompt section and every tool declared."""
+        self.sections = pi16.system_sections(self.rng, self.c.prose, cwd)
+        return self.message(pi16.system_message(self.sections, self._tick(1, 40)), "system")
+
+    def usage(self) -> str:
+        provider, model, _api, price_in, _po = self.model
+        cache_read = self.context_tokens
+        inp = self.rng.randint(1, 8)
+        c_in = _money(inp * price_in / 1e6)
+        c_cr = _money(cache_read * price_in / 10 / 1e6)
+        c_out = _money(1 * _po / 1e6)
+        usage = {
+            "input": inp,
+            "output": 1,
+            "cacheRead": cache_read,
+            "cacheWrite": 0,
+            "totalTokens": inp + 1 + cache_read,
+            "cost": {
+                "input": c_in,
+                "output": c_out,
+                "cacheRead": c_cr,
+                "cacheWrite": 0,
+                "total": _money(c_in + c_out + c_cr),
+            },
+        }
+        self._tick(240_000, 290_000)  # a refresh comes just before the cache would expire
+        entry_id = self._new_id()
+        obj = pi16.usage_entry(entry_id, self.leaf, iso_ms(self.t), provider, model, usage)
+        return self._emit(obj, entry_id, "meta")
+
+    def context_edit(self, target: str, replacement: dict | None) -> str:
+        entry_id = self._new_id()
+        return self._emit(pi16.context_edit(entry_id, self.leaf, self._stamp(), target, replacement), entry_id, "meta")
+
+    def start(self, cwd: str) -> None:
+        """pi 1.6 starts a new session with a model change, a thinking level change and the
+        system message."""
         self.model_change()
         self.thinking_change()
+        self.system(cwd)
 
     def data(self) -> bytes:
         return b"".join(self.lines)
@@ -722,7 +780,7 @@ def build_big(params: Params) -> tuple[str, bytes]:
     compactions = sorted(rng.sample(range(n // 10, n), 4))
     names = {rng.randint(30, 80): "Session store rewrite", int(n * 0.6): "Session store rewrite (part 2)"}
     try:
-        b.start()
+        b.start(cwd)
         while True:
             b.turn()
             count = len(b.lines)
@@ -873,7 +931,7 @@ def _build_session_body(spec: SessionSpec, corpus: Corpus, limit: int | None = N
 
 def _fill(b: SessionBuilder, spec: SessionSpec, rng: random.Random, started: bool = False) -> None:
     if not started:
-        b.start()
+        b.start(spec.cwd)
     named_at = rng.choice([1, 2, 5]) if spec.name else None
     turns = 0
     next_branch = rng.randint(150, 600)

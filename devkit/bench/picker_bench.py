@@ -3,7 +3,8 @@
 Both programs run full-screen inside a private tmux server at a fixed size; the time is from
 launch until the rows are on screen (the pane's text is polled every few milliseconds).
 
-* ``current``: this folder's sessions. pi: ``node $PI_PKG/dist/cli.js -r``; pitui: ``pitui``,
+* ``current``: this folder's sessions. pi: pi 1.6.0's ``pi -r`` on Node 22
+  (``node22 $PI_PKG/dist/cli.js -r``); pitui: ``pitui``,
   with a fresh empty cache (cold) and with the cache the cold run left (warm).
 * ``all``: every project's sessions. pi: launch, Tab as soon as the picker is up; pitui:
   ``pitui --all`` (cold, and warm as an extra figure).
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from devkit.bench import generate
-from devkit.env import REPO, pi_package, tool_versions
+from devkit.env import REPO, Pi, pi16, tool_versions
 from pitui.store.paths import encode_cwd
 
 BENCH = Path(__file__).resolve().parent
@@ -458,10 +459,10 @@ class Series:
 
 
 class PickerBench:
-    def __init__(self, layout: Layout, tmux: Tmux, pi_pkg: Path, args: argparse.Namespace, work: Path) -> None:
+    def __init__(self, layout: Layout, tmux: Tmux, pi: Pi, args: argparse.Namespace, work: Path) -> None:
         self.layout = layout
         self.tmux = tmux
-        self.pi_argv = ["node", str(pi_pkg / "dist" / "cli.js"), "-r"]
+        self.pi_argv = [*pi.cli(), "-r"]
         self.pitui_argv = shlex.split(args.pitui_cmd) if args.pitui_cmd else pitui_command()
         self.base_env = dict(os.environ)
         self.poll = args.poll_ms / 1000
@@ -788,7 +789,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown measurement(s): {', '.join(sorted(unknown))}")
     if shutil.which("tmux") is None and only - {"search"}:
         raise SystemExit("tmux is not installed")
-    pi_pkg = pi_package()
+    pi = pi16()
 
     preset = "quick" if args.quick else "full"
     data = generate.ensure(preset, args.out, log=log)
@@ -797,7 +798,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="picker-", dir=data.root))
     layout = Layout.make(data, work / "layout", args.project)
     log(f"this folder: {layout.cwd} = the project {layout.project} ({layout.folder_sessions} sessions)")
-    versions = tool_versions(tmux=True, pi_pkg=pi_pkg, dirty_paths=("pitui", "styles"))
+    versions = tool_versions(tmux=True, pis=(pi,), dirty_paths=("pitui", "styles"))
     load_before = os.getloadavg()[0]
     results: dict = {}
     tmux = None
@@ -810,7 +811,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if only - {"search"}:
             tmux = Tmux(width, height, layout.env(dict(os.environ)))
-            bench = PickerBench(layout, tmux, pi_pkg, args, work)
+            bench = PickerBench(layout, tmux, pi, args, work)
             results["tmux_baseline_s"] = bench.baseline()
             log(f"tmux: launch to a trivial program's text: {results['tmux_baseline_s']}s")
             bench.warm_up()

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from devkit.bench import generate
-from devkit.env import REPO
+from devkit.env import REPO, Pi, pi16
 
 BENCH = Path(__file__).resolve().parent
 PI_BENCH = BENCH / "pi_bench.mjs"
@@ -184,12 +184,16 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_pi(big: Path) -> dict:
+def run_pi(pi: Pi, big: Path) -> dict:
     """pi's open, whole process: node's start-up, SessionManager.open, getTree,
-    buildSessionContext, getBranch (the file itself: pi rewrites only files it migrates)."""
+    buildSessionContext, buildSessionProjection (pi 1.6), getBranch (the file itself: pi
+    rewrites only files it migrates or that lack a final newline, and the generated ones do not)."""
     start = time.monotonic()
     r = subprocess.run(
-        ["node", str(PI_BENCH), "open", str(big), "--no-copy", "--no-emit"], capture_output=True, check=False
+        pi.script(PI_BENCH, "open", str(big), "--no-copy", "--no-emit"),
+        capture_output=True,
+        check=False,
+        env={**os.environ, **pi.env()},
     )
     wall = time.monotonic() - start
     if r.returncode:
@@ -262,11 +266,13 @@ def main(argv: list[str] | None = None) -> int:
         pass
 
     if "first" in only:
+        pi = pi16()
+        report["pi"] = {"version": pi.version, "node": pi.node, "package": str(pi.package)}
         pis: list[dict] = []
         firsts: list[dict] = []
         for i in range(args.runs):
             firsts.append(run_first_screen(big, args.python))
-            pis.append(run_pi(big))
+            pis.append(run_pi(pi, big))
             log(
                 f"  run {i + 1}: pitui first screen {firsts[-1]['first_screen_s']:.3f} s "
                 f"(imports {firsts[-1]['imported_s']:.3f}, loaded {firsts[-1]['loaded_s']:.3f})  "
@@ -282,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
             "open_s": med([p["open_s"] for p in pis]),
             "tree_s": med([p["tree_s"] for p in pis]),
             "context_s": med([p["context_s"] for p in pis]),
+            **({"projection_s": med([p["projection_s"] for p in pis])} if "projection_s" in pis[-1] else {}),
             "entries": pis[-1]["entries"],
         }
         report["pitui_first_screen"] = {
