@@ -76,7 +76,7 @@ def test_pi_reads_the_system_message_edits_and_usage(session, oracle) -> None:
     omitted = [target for target, replacement in edits.items() if replacement is None]
     replaced = [target for target, replacement in edits.items() if replacement is not None]
     assert omitted and replaced, "the seed gives no edit of each kind after the compaction"
-    assert {target: by_entry[target] for target in omitted} == dict.fromkeys(omitted, [])
+    assert {target: by_entry[target] for target in omitted} == {target: [] for target in omitted}
     shown = {target: [(m["role"], m["textLen"]) for m in by_entry[target]] for target in replaced}
     assert shown == {target: [("toolResult", len("[output elided]"))] for target in replaced}
     warm = [e["usage"] for e in entries if e["type"] == "usage"]
