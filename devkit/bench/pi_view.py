@@ -83,8 +83,9 @@ def measure(
             for i in range(runs + 1):  # the first, untimed: pi's modules into the page cache
                 session, start = tmux.launch(project, [*pi.cli(), "--session", str(copy)], env)
                 try:
-                    pid = int(tmux.info(session, "#{pane_pid}") or 0)
+                    pid = tmux.pane_pid(session)
                     elapsed, _ = tmux.wait_for(session, ready, start, 0.005, timeout)
+                    pid = pid or tmux.pane_pid(session)  # none yet at launch, at times
                     cpu = tree_cpu(pid) if pid else None
                     if i:
                         times.append(elapsed)

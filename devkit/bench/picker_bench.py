@@ -258,6 +258,11 @@ class Tmux:
         out = self.cmd(f"display -p -t {name}: {shlex.quote(fmt)}")
         return out[0] if out else ""
 
+    def pane_pid(self, name: str) -> int:
+        """The pid of the program in the pane, or 0 when tmux gives none (yet)."""
+        answer = self.info(name, "#{pane_pid}")
+        return int(answer) if answer.isdigit() else 0
+
     def keys(self, name: str, *keys: str) -> None:
         self.cmd(f"send-keys -t {name}: {' '.join(keys)}")
 
@@ -492,7 +497,7 @@ class PickerBench:
         env = self.layout.env(self.base_env, cache)
         name, start = self.tmux.launch(self.layout.cwd, argv, env)
         try:
-            pid = int(self.tmux.info(name, "#{pane_pid}") or 0)
+            pid = self.tmux.pane_pid(name)
             up, _ = self.tmux.wait_for(name, picker_up, start, self.poll, self.timeout)
             series.up.append(up)
             if tab:
@@ -500,6 +505,8 @@ class PickerBench:
             if first_rows is not None:
                 series.first.append(self.tmux.wait_for(name, first_rows, start, self.poll, self.timeout)[0])
             elapsed, screen = self.tmux.wait_for(name, ready, start, self.poll, self.timeout)
+            # Right after the launch tmux sometimes answers with no pid yet: asked again.
+            pid = pid or self.tmux.pane_pid(name)
             cpu = tree_cpu(pid) if pid else None
             series.times.append(elapsed)
             if cpu is not None:
