@@ -707,12 +707,13 @@ class SessionBuilder:
         return self.message(pi16.system_message(self.sections, self._tick(1, 40)), "system")
 
     def usage(self) -> str:
-        provider, model, _api, price_in, _po = self.model
+        """A cache-warming refresh: the whole context read from the cache, one token out."""
+        provider, model, _api, price_in, price_out = self.model
         cache_read = self.context_tokens
         inp = self.rng.randint(1, 8)
         c_in = _money(inp * price_in / 1e6)
         c_cr = _money(cache_read * price_in / 10 / 1e6)
-        c_out = _money(1 * _po / 1e6)
+        c_out = _money(price_out / 1e6)
         usage = {
             "input": inp,
             "output": 1,
