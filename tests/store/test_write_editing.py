@@ -70,7 +70,7 @@ def test_branch_with_summary_is_written_as_pi_writes_one(tmp_path: Path, oracle:
     editor = SessionEditor(Session.load(str(path)))
     written = editor.branch("a2", "Added a changelog entry.")
     last = orjson.loads(path.read_bytes().splitlines()[-1])
-    assert last["type"] == "branch_summary" and last["parentId"] == "a2" and last["fromId"] == "a2"
+    assert last["type"] == "branch_summary" and last["parentId"] == "a2" and last["fromId"] == "a4"
     assert last["summary"] == "Added a changelog entry."
     # The files the branch left behind read and changed, as pi's own summaries record them.
     assert last["details"] == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md"]}
