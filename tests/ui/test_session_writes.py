@@ -167,7 +167,7 @@ async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle: 
         await pilot.press("ctrl+s")
         await until(pilot, lambda: "wrote branch summary" in status(pilot))
         written = last_entry(path)
-        assert written["type"] == "branch_summary" and written["fromId"] == "a2"
+        assert written["type"] == "branch_summary" and written["fromId"] == "a4"  # the leaf left
         assert written["summary"].endswith("Changelog done")
         assert written["details"] == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md"]}
         assert tree_of(pilot).selected_id == written["id"]
