@@ -45,6 +45,7 @@ from devkit.builder import (
     user_msg,
 )
 from devkit.builder import entry_id as e
+from devkit.fixtures_pi16 import EXISTING, NO_FILE, PI16_FIXTURES
 from devkit.oracle import open_copy_in_pi
 from devkit.pijson import dumps, line
 
@@ -1037,11 +1038,34 @@ def write_all() -> None:
         (OUT / name).write_bytes(data)
         esc = lambda s: s.replace("|", "\\|")  # noqa: E731
         rows.append(f"| `{name}` | {esc(tests)} | {esc(pi)} |")
-    (OUT / "README.md").write_text(README_HEAD + "\n".join(rows) + "\n" + README_TAIL, encoding="utf-8")
+    bugs = []
+    for name, data, case, holds, pi16, pitui in PI16_FIXTURES:
+        (OUT / name).write_bytes(data)
+        bugs.append(f"| `{name}` | {case} | {esc(holds)} | {esc(pi16)} | {esc(pitui)} |")
+    bugs += [
+        f"| {names} | {case} | {esc(holds)} | {esc(pi16)} | {esc(pitui)} |"
+        for names, case, holds, pi16, pitui in EXISTING
+    ]
+    bugs += [f"| (no file) | {case} | {esc(why)} | | |" for case, why in NO_FILE]
+    bugs.sort(key=lambda row: int(row.split("| B", 1)[1].split(" ", 1)[0]))
+    text = README_HEAD + "\n".join(rows) + "\n" + README_PI16 + "\n".join(bugs) + "\n" + README_TAIL
+    (OUT / "README.md").write_text(text, encoding="utf-8")
 
+
+README_PI16 = """
+## pi 1.6.0's bugs
+
+One or more files for each case of `reference/pi-1.6.md` §6 (B1–B15) that a file can show, named
+after the case; cases that a fixture above already shows point at it. "pi 1.6.0" is what pi
+1.6.0's SessionManager does with the file, "pitui" what pitui does with it: the same as pi
+where pitui's listing keeps parity with pi's, otherwise without the bug.
+
+| file | case | what the file holds | pi 1.6.0 | pitui |
+|---|---|---|---|---|
+"""
 
 README_TAIL = """
-Notes on reading the table:
+Notes on reading the tables:
 
 - v1 files get new random ids when pi migrates them, so their ids can only be compared by
   position. pi rewrites a v1/v2 file and overwrites a file it cannot read when it opens it: give
@@ -1077,7 +1101,7 @@ def main() -> int:
     ap.add_argument("--oracle", action="store_true", help="print what pi makes of each file (not the cycles)")
     args = ap.parse_args()
     write_all()
-    print(f"{len(FIXTURES)} fixtures in {OUT.relative_to(ROOT)}")
+    print(f"{len(FIXTURES) + len(PI16_FIXTURES)} fixtures in {OUT.relative_to(ROOT)}")
     if args.oracle:
         for name, *_ in FIXTURES:
             if "cycle" in name:

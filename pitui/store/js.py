@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import time
+import unicodedata
 from typing import Any
 
 # --------------------------------------------------------------------------------------------
@@ -430,3 +431,44 @@ def js_plus(left: Any, right: Any) -> Any:
 def js_minus(left: Any, right: Any) -> float:
     """JavaScript's ``-`` on two JSON values."""
     return js_number(left) - js_number(right)
+
+
+# --------------------------------------------------------------------------------------------
+# String.prototype.localeCompare (ICU's root collation), for the order of file names
+
+# ASCII in the order ICU's root collation gives its primary weights (Node's localeCompare with
+# full ICU, measured): whitespace and punctuation, symbols, digits, then letters, each letter
+# one weight for both cases.
+_COLLATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz"
+_PRIMARY = {c: n for n, c in enumerate(_COLLATION_ORDER)}
+_PRIMARY.update({c.upper(): n for c, n in list(_PRIMARY.items()) if c.isalpha()})
+_OTHER = len(_COLLATION_ORDER)
+
+
+def js_locale_key(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """A sort key that orders strings as ``a.localeCompare(b)`` does (ICU root collation):
+    first by letters and digits with case and accents ignored, then by accents, then by case
+    (lower before upper, the first difference deciding).
+
+    Exact for ASCII (the names pi and pitui write). Elsewhere an approximation: characters are
+    compared without their accents (NFD, combining marks dropped), those outside ASCII after
+    every ASCII one by code point (ICU orders scripts in roughly that order, but puts non-ASCII
+    punctuation among the punctuation), and control characters are ignored.
+    """
+    primary: list[int] = []
+    secondary: list[int] = []
+    tertiary: list[int] = []
+    source = text if text.isascii() else unicodedata.normalize("NFD", text)
+    for ch in source:
+        weight = _PRIMARY.get(ch)
+        if weight is None:
+            if unicodedata.combining(ch):
+                secondary.append(ord(ch))
+                continue
+            if unicodedata.category(ch) == "Cc":
+                continue
+            weight = _OTHER + ord(ch.lower())
+        primary.append(weight)
+        secondary.append(0)
+        tertiary.append(1 if ch.isupper() else 0)
+    return tuple(primary), tuple(secondary), tuple(tertiary)

@@ -1,18 +1,29 @@
 """pi's ``/resume`` search: query syntax, matching a session, ordering, and where a query matched.
 
-A port of pi 0.73.1's ``session-selector-search.js``, with the same scores (indexes count UTF-16
-code units, as JavaScript strings do) so results come out in pi's order; fuzzy scoring is
-pi-tui's ``fuzzyMatch`` (:mod:`pitui.store.fuzzy`). One deliberate difference: an invalid
-``re:`` pattern raises :class:`QueryError` with the reason, where pi silently shows nothing.
+A port of pi 1.6.0's ``session-selector-search.js`` (``matchSession``), with the same scores
+(indexes count UTF-16 code units, as JavaScript strings do) so results come out in pi's order;
+fuzzy scoring is pi-tui's ``fuzzyMatch`` (:mod:`pitui.store.fuzzy`). One deliberate difference:
+an invalid ``re:`` pattern raises :class:`QueryError` with the reason, where pi silently shows
+nothing.
 
 Query syntax (``parse_search_query``):
 
 - ``re:<pattern>``: a case-insensitive regular expression (JavaScript syntax translated to
   Python's by :mod:`pitui.store.jsregex`: ``\\d``, ``\\w``, ``\\s``, ``\\b``, ``.``, ``$`` and
-  named groups mean what they mean in JavaScript); the score is the match position × 0.1;
+  named groups mean what they mean in JavaScript);
 - otherwise whitespace-separated tokens, all of which must match: ``"a phrase"`` matches as a
-  substring (case and runs of whitespace ignored), any other token fuzzily (its characters in
-  order). Unbalanced quotes make every whitespace-separated word a fuzzy token, quotes included.
+  substring (case and runs of whitespace ignored), any other token as a substring or fuzzily
+  (its characters in order). Unbalanced quotes make every whitespace-separated word a fuzzy
+  token, quotes included.
+
+Matching (``matchSession``): each field is matched on its own, so a token never spans two. A
+token scores ``tier * 1_000_000 + s``, a session the sum over its tokens, lower first:
+
+- a fuzzy token in the name: tier 0, ``s`` = its fuzzy score in the name; else in the id, the
+  messages (``allMessagesText``) or the cwd: tier 1, 0; else scattered over the name or the cwd:
+  tier 2, the better fuzzy score. Messages and ids match only as substrings;
+- a phrase: the same, on whitespace-collapsed text, without the scattered fallback;
+- a regex: the name, tier 0; else the id, the messages or the cwd, tier 1; no position score.
 """
 
 from __future__ import annotations
@@ -24,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pitui.store.fuzzy import collapse_whitespace, fuzzy_lowered, lowered_utf16, normalize_whitespace_lower
-from pitui.store.js import JS_WHITESPACE, MISSING, js_string, js_trim, utf16, utf16_index
+from pitui.store.js import JS_WHITESPACE, MISSING, js_lower, js_string, js_trim, utf16
 from pitui.store.jsregex import JS_SPACE_CLASS, translate_js_regex
 
 __all__ = [
@@ -32,18 +43,20 @@ __all__ = [
     "NameFilter",
     "ParsedQuery",
     "QueryError",
+    "SessionFields",
     "SortMode",
     "Token",
     "compile_js_regex",
     "filter_and_sort_sessions",
     "has_session_name",
+    "match_fields",
     "match_session",
     "match_spans",
-    "match_text",
     "order_indexes",
     "order_matches",
     "parse_search_query",
     "phrase_chunks",
+    "session_fields",
     "session_search_text",
 ]
 
@@ -138,58 +151,131 @@ def compile_js_regex(pattern: str) -> re.Pattern[str]:
 
 
 # --------------------------------------------------------------------------------------------
-# Matching sessions
+# Matching sessions (pi 1.6.0 ``matchSession``: each field on its own, in tiers)
+
+TIER_NAME = 0  # the token's text is in the session name
+TIER_TEXT = 1  # ... in the id, the messages or the cwd
+TIER_FUZZY = 2  # its characters are scattered over the name or the cwd
+TIER_WEIGHT = 1_000_000
 
 
-def session_search_text(session: Any, all_messages_text: str | None = None) -> str:
-    """``${id} ${name ?? ""} ${allMessagesText} ${cwd}``: what pi searches in (not the path)."""
+class SessionFields:
+    """A session's fields as pi's ``matchSession`` compares them, lower-cased once (pi keeps
+    the lower-cased message text per session too): ``name16`` and ``cwd16`` as UTF-16 units for
+    fuzzy scores, ``messages`` (``allMessagesText.toLowerCase()``) for substring tests only.
+    The whitespace-collapsed forms phrase tokens need are made on first use."""
+
+    __slots__ = ("_messages_norm", "_name_norm", "cwd", "cwd16", "id", "id_lower", "messages", "name", "name16")
+
+    def __init__(self, id_text: str, name: str | None, cwd: str, messages_text: str) -> None:
+        self.id = id_text
+        self.name = name or ""
+        self.cwd = cwd
+        self.id_lower = js_lower(id_text)
+        self.name16 = lowered_utf16(self.name)
+        self.cwd16 = lowered_utf16(cwd)
+        self.messages = js_lower(messages_text)
+        self._name_norm: str | None = None
+        self._messages_norm: str | None = None
+
+    @property
+    def chars(self) -> int:
+        """Characters held (for a cache's allowance)."""
+        return len(self.messages) + len(self._messages_norm or "") + len(self.name16) + len(self.cwd16)
+
+    def name_norm(self) -> str:
+        if self._name_norm is None:
+            self._name_norm = collapse_whitespace(self.name16)
+        return self._name_norm
+
+    def messages_norm(self) -> str:
+        if self._messages_norm is None:
+            self._messages_norm = collapse_whitespace(self.messages)
+        return self._messages_norm
+
+
+def session_fields(session: Any, all_messages_text: str | None = None) -> SessionFields:
+    """:class:`SessionFields` of a listed session (``all_messages_text`` default: its attribute)."""
     text = all_messages_text if all_messages_text is not None else getattr(session, "all_messages_text", None)
     name = session.name
-    return f"{js_string(session.id)} {'' if name is None or name is MISSING else name} {text or ''} {session.cwd}"
+    return SessionFields(js_string(session.id), None if name is MISSING else name, session.cwd, text or "")
 
 
-def match_text(text: str | None, parsed: ParsedQuery, lowered16: str | None = None) -> MatchResult:
-    """pi's ``matchSession`` on a session's search text.
+def _fuzzy_token(f: SessionFields, value: str) -> float | None:
+    """pi's ``matchFuzzyToken``: a literal hit in the name (tier 0), else in the id, messages or
+    cwd (tier 1), else the best scattered match over name and cwd (tier 2)."""
+    plain = js_lower(value)
+    low = utf16(plain)  # the form the UTF-16 fields hold
+    if low in f.name16:
+        return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name16)[1]
+    if plain in f.id_lower or plain in f.messages or low in f.cwd16:
+        return TIER_TEXT * TIER_WEIGHT
+    best: float | None = None
+    for field in (f.name16, f.cwd16):
+        ok, score = fuzzy_lowered(value, field)
+        if ok and (best is None or score < best):
+            best = score
+    return None if best is None else TIER_FUZZY * TIER_WEIGHT + best
 
-    ``lowered16`` (``lowered_utf16(text)``) may be given instead of or with ``text``: fuzzy and
-    phrase tokens only need that form; a regex needs ``text``.
-    """
+
+def _phrase_token(f: SessionFields, phrase: str) -> float | None:
+    """pi's ``matchPhraseToken`` (``phrase`` already whitespace-collapsed and lower-cased)."""
+    low = utf16(phrase)
+    if low in f.name_norm():
+        return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name_norm())[1]
+    if phrase in f.id_lower or phrase in f.messages_norm() or low in collapse_whitespace(f.cwd16):
+        return TIER_TEXT * TIER_WEIGHT
+    return None
+
+
+def _regex(f: SessionFields, regex: re.Pattern[str], messages_text: str) -> float | None:
+    """pi's ``matchRegex``: the name (tier 0), else the id, the raw messages or the cwd."""
+    if f.name and regex.search(f.name):
+        return TIER_NAME * TIER_WEIGHT
+    if regex.search(f.id) or regex.search(messages_text) or regex.search(f.cwd):
+        return TIER_TEXT * TIER_WEIGHT
+    return None
+
+
+_NO_MATCH = MatchResult(False, 0)
+
+
+def match_fields(f: SessionFields, parsed: ParsedQuery, messages_text: str | None = None) -> MatchResult:
+    """pi 1.6.0's ``matchSession`` on a session's fields. A regex needs ``messages_text``
+    (``allMessagesText`` as it is: pi tests the pattern on it, not on the lower-cased form)."""
     if parsed.mode == "regex":
-        if parsed.regex is None or text is None:
-            return MatchResult(False, 0)
-        m = parsed.regex.search(text)
-        if m is None:
-            return MatchResult(False, 0)
-        return MatchResult(True, utf16_index(text, m.start()) * 0.1)
-    if not parsed.tokens:
-        return MatchResult(True, 0)
-    if lowered16 is None:
-        lowered16 = lowered_utf16(text or "")
+        if parsed.regex is None:
+            return _NO_MATCH
+        score = _regex(f, parsed.regex, messages_text or "")
+        return _NO_MATCH if score is None else MatchResult(True, score)
     total: float = 0
-    normalized: str | None = None
     for token in parsed.tokens:
         if token.kind == "phrase":
-            if normalized is None:
-                # Code units throughout, so the index is JavaScript's.
-                normalized = collapse_whitespace(lowered16)
             phrase = normalize_whitespace_lower(token.value)
             if not phrase:
                 continue
-            idx = normalized.find(utf16(phrase))
-            if idx < 0:
-                return MatchResult(False, 0)
-            total += idx * 0.1
-            continue
-        ok, score, _, _ = fuzzy_lowered(token.value, lowered16)
-        if not ok:
-            return MatchResult(False, 0)
+            score = _phrase_token(f, phrase)
+        else:
+            score = _fuzzy_token(f, token.value)
+        if score is None:
+            return _NO_MATCH
         total += score
     return MatchResult(True, total)
 
 
 def match_session(session: Any, parsed: ParsedQuery, all_messages_text: str | None = None) -> MatchResult:
     """pi's ``matchSession``."""
-    return match_text(session_search_text(session, all_messages_text), parsed)
+    text = all_messages_text if all_messages_text is not None else getattr(session, "all_messages_text", None)
+    return match_fields(session_fields(session, text), parsed, text or "")
+
+
+def session_search_text(session: Any, all_messages_text: str | None = None) -> str:
+    """``${id} ${name ?? ""} ${allMessagesText} ${cwd}``: the fields one space apart, which
+    snippets look for a match in (pi 0.73.1 searched this text as one; 1.6.0 matches each field
+    on its own)."""
+    text = all_messages_text if all_messages_text is not None else getattr(session, "all_messages_text", None)
+    name = session.name
+    return f"{js_string(session.id)} {'' if name is None or name is MISSING else name} {text or ''} {session.cwd}"
 
 
 def has_session_name(session: Any) -> bool:

@@ -1,8 +1,8 @@
 """pi's threading of the session picker's rows: forks under the session they were forked from.
 
 Rows of the listing (:class:`ListRow`) in pi's ``threaded`` sort mode, a forest by the header's
-``parentSession`` (pi 0.73.1's session selector, ``threaded`` without a query:
-pi-ui-behaviour.md §1.4). Pure Python: the picker builds the rows, the list widget draws them.
+``parentSession`` (pi 1.6.0's session selector, ``threaded`` without a query: pi-1.6.md U-R4).
+Pure Python: the picker builds the rows, the list widget draws them.
 """
 
 from __future__ import annotations
@@ -31,26 +31,33 @@ class ListRow:
 
 
 def threaded_rows(infos: Sequence[SessionInfo], canonical: Callable[[str], str]) -> list[ListRow]:
-    """pi's threaded order: sessions under the session they were forked from (header
-    ``parentSession``, compared as real paths), roots and siblings newest first, depth first,
-    with ``├─``/``└─`` prefixes.
+    """pi 1.6's threaded order (``buildSessionTree``): sessions under the session they were
+    forked from (header ``parentSession``, compared by ``canonical``: real paths, case-folded
+    on Windows), roots and siblings by the latest ``modified`` in their subtree, newest first
+    (ties in the listing's order), depth first, with ``├─``/``└─`` prefixes.
 
-    Unlike pi, a session whose parent chain loops back on itself is shown (as a root) instead of
-    vanishing, and deep chains cannot overflow the stack.
+    Unlike pi, a session whose parent chain loops back on itself (or names itself) is shown,
+    as a root, instead of vanishing (pi-1.6.md B8), and deep chains cannot overflow the stack.
     """
     key_of = [canonical(info.path) for info in infos]
     index = {key: i for i, key in enumerate(key_of)}  # a later duplicate wins, as in pi's Map
-    # One stable sort, newest first, then children are appended already in pi's order.
-    order = sorted(range(len(infos)), key=lambda i: _newest_key(infos[i]))
     children: list[list[int]] = [[] for _ in infos]
     roots: list[int] = []
-    for i in order:
-        parent = infos[i].parent_session_path
+    for i, info in enumerate(infos):
+        parent = info.parent_session_path
         p = index.get(canonical(parent)) if isinstance(parent, str) and parent else None
         if p is None:
             roots.append(i)
         else:
             children[p].append(i)
+    latest = _latest_in_subtree(infos, children)
+
+    def newest_first(nodes: list[int]) -> None:
+        nodes.sort(key=lambda n: -latest[n])
+
+    newest_first(roots)
+    for kids in children:
+        newest_first(kids)
 
     rows: list[ListRow] = []
     seen = bytearray(len(infos))
@@ -76,12 +83,31 @@ def threaded_rows(infos: Sequence[SessionInfo], canonical: Callable[[str], str])
     for n, root in enumerate(roots):
         walk(root, n == len(roots) - 1)
     # Sessions only reachable through a loop of parents: roots of their own.
-    for i in order:
+    for i in sorted(range(len(infos)), key=lambda n: -latest[n]):
         if not seen[i]:
             walk(i, True)
     return rows
 
 
-def _newest_key(info: SessionInfo) -> float:
-    m = info.modified
-    return math.inf if math.isnan(m) else -m
+def _latest_in_subtree(infos: Sequence[SessionInfo], children: list[list[int]]) -> list[float]:
+    """Per session, the latest ``modified`` of it and every session below it (a time that is
+    not a number counts as the oldest). Iterative, and a loop of parents is followed once."""
+    latest = [-math.inf if math.isnan(m := info.modified) else m for info in infos]
+    state = bytearray(len(infos))  # 0 not seen, 1 below on the stack, 2 done
+    for start in range(len(infos)):
+        if state[start]:
+            continue
+        stack = [(start, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                for kid in children[node]:
+                    latest[node] = max(latest[node], latest[kid])
+                state[node] = 2
+                continue
+            if state[node]:
+                continue
+            state[node] = 1
+            stack.append((node, True))
+            stack.extend((kid, False) for kid in children[node] if not state[kid])
+    return latest

@@ -3,10 +3,12 @@
 Plain functions of plain values (no widget, no file), shared by the picker, the session view,
 the conversation pane and the command line.
 
-Two rules shorten the home folder to ``~``, on purpose: :func:`shorten_home_prefix` is pi's
-``shortenPath`` (a plain string prefix, so ``/home/me2`` becomes ``~2``), used where pitui shows
-what pi shows (the picker's rows); :func:`shorten_home_folder` replaces only a whole leading
-folder, used where pitui shows paths of its own (the preview, the session view's title).
+Two rules shorten the home folder to ``~``, on purpose: :func:`shorten_home_path` is pi 1.6's
+``shortenHomePath`` (only an absolute path within home, compared as resolved paths, the rest
+written relative: ``/home/me/./x`` is ``~/x``), used where pitui shows what pi shows (the
+picker's rows and folder line); :func:`shorten_home_folder` replaces only a whole leading folder
+and leaves the rest as it is, used where pitui shows paths of its own (the preview, the session
+view's title).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ __all__ = [
     "row_title",
     "sentence_case",
     "shorten_home_folder",
-    "shorten_home_prefix",
+    "shorten_home_path",
 ]
 
 
@@ -140,12 +142,29 @@ def format_time(ms: float | None, now_ms: float) -> str:
 # -- paths and titles ------------------------------------------------------------------------------
 
 
-def shorten_home_prefix(path: str, home: str) -> str:
-    """pi's ``shortenPath``: a leading home folder becomes ``~``, matched as a plain string
-    prefix as pi does (``/home/me2`` with home ``/home/me`` is ``~2``). For what pi shows too."""
-    if home and path.startswith(home):
-        return "~" + path[len(home) :]
-    return path
+def shorten_home_path(path: str, home: str) -> str:
+    """pi 1.6's ``shortenHomePath`` (``utils/paths.js``): an absolute ``path`` that is ``home``
+    or inside it (compared as ``path.resolve`` gives them, case-folded on Windows) becomes
+    ``~`` or ``~/`` and the path relative to home; anything else is returned as it is
+    (``/home/me2/x`` with home ``/home/me`` too: pi 0.73.1 wrote it ``~2/x``)."""
+    if not home or not os.path.isabs(path):
+        return path
+    key, home_key = _comparison_key(path), _comparison_key(home)
+    if key != home_key and not key.startswith(home_key if home_key.endswith(os.sep) else home_key + os.sep):
+        return path
+    relative = os.path.relpath(_resolved(path), _resolved(home))
+    return "~" if relative == os.curdir else "~" + os.sep + relative
+
+
+def _resolved(path: str) -> str:
+    """``path.resolve`` of an absolute path: normalised, and a leading ``//`` is one ``/``."""
+    resolved = os.path.normpath(path)
+    return os.sep + resolved.lstrip(os.sep) if resolved.startswith(os.sep * 2) else resolved
+
+
+def _comparison_key(path: str) -> str:
+    """pi's ``getPathComparisonKey`` (without the real path: these are paths as stored)."""
+    return os.path.normcase(_resolved(os.path.abspath(path)))
 
 
 def shorten_home_folder(path: str, home: str) -> str:

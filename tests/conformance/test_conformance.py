@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 
 
 @pytest.fixture(scope="module")
-def pi_reports(oracle: Oracle, tmp_path_factory: pytest.TempPathFactory) -> dict[Path, tuple[Any, Any]]:
-    return pi_views(oracle, COMPARED_FILES, tmp_path_factory.mktemp("probes"))
+def pi_reports(oracle_073: Oracle, tmp_path_factory: pytest.TempPathFactory) -> dict[Path, tuple[Any, Any]]:
+    return pi_views(oracle_073, COMPARED_FILES, tmp_path_factory.mktemp("probes"))
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ CORPUS_SIZES = (1, 2, 3, 4, 6, 9, 14, 22, 35, 55, 90, 150, 250, 400, 700, 1200, 
 CORPUS_FILES = 150
 
 
-def test_generated_corpus_matches_pi(oracle: Oracle, pitui_env: dict[str, str], tmp_path: Path) -> None:
+def test_generated_corpus_matches_pi(oracle_073: Oracle, pitui_env: dict[str, str], tmp_path: Path) -> None:
     files: list[Path] = []
     for seed in range(CORPUS_FILES):
         n = CORPUS_SIZES[seed % len(CORPUS_SIZES)] + seed // len(CORPUS_SIZES)
@@ -71,7 +71,7 @@ def test_generated_corpus_matches_pi(oracle: Oracle, pitui_env: dict[str, str], 
         files[-1].write_bytes(generate_session(seed, n))
     scratch = tmp_path / "probes"
     scratch.mkdir()
-    pis = pi_views(oracle, files, scratch)
+    pis = pi_views(oracle_073, files, scratch)
     mine = inspect_all(pitui_env, files)
     problems, not_loaded = [], []
     for path in files:

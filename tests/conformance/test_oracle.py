@@ -47,9 +47,9 @@ def _snapshot(paths: dict[str, Path]) -> dict[str, tuple[bytes, int]]:
     return {name: (p.read_bytes(), p.stat().st_mtime_ns) for name, p in paths.items()}
 
 
-def test_open_many_reports_each_file_and_touches_none(oracle: Oracle, files: dict[str, Path]) -> None:
+def test_open_many_reports_each_file_and_touches_none(oracle_073: Oracle, files: dict[str, Path]) -> None:
     before = _snapshot(files)
-    result = oracle.open_many(files.values())
+    result = oracle_073.open_many(files.values())
     assert _snapshot(files) == before, "the oracle must only give pi copies"
     assert list(result) == [str(p) for p in files.values()]
     v3 = result[str(files["v3.jsonl"])]
@@ -63,18 +63,18 @@ def test_open_many_reports_each_file_and_touches_none(oracle: Oracle, files: dic
         assert result[str(files[name])]["error"].startswith("not a pi session")
 
 
-def test_open_is_open_many_of_one(oracle: Oracle, files: dict[str, Path]) -> None:
+def test_open_is_open_many_of_one(oracle_073: Oracle, files: dict[str, Path]) -> None:
     path = files["v3.jsonl"]
-    assert oracle.open(path) == oracle.open_many([path])[str(path)]
-    with pytest.raises(oracle.Error, match="not a pi session"):
-        oracle.open(files["garbage.jsonl"])
+    assert oracle_073.open(path) == oracle_073.open_many([path])[str(path)]
+    with pytest.raises(oracle_073.Error, match="not a pi session"):
+        oracle_073.open(files["garbage.jsonl"])
 
 
-def test_list_reads_a_copy_and_names_the_originals(oracle: Oracle, files: dict[str, Path]) -> None:
+def test_list_reads_a_copy_and_names_the_originals(oracle_073: Oracle, files: dict[str, Path]) -> None:
     folder = files["v3.jsonl"].parent
     os.utime(files["v1.jsonl"], (1_700_000_000, 1_700_000_000))
     before = _snapshot(files)
-    infos = oracle.list(folder, "/p")
+    infos = oracle_073.list(folder, "/p")
     assert _snapshot(files) == before
     by_id = {info["id"]: info for info in infos}
     assert set(by_id) == {"s-v3", "s-v1", "s-cycle"}
@@ -84,6 +84,6 @@ def test_list_reads_a_copy_and_names_the_originals(oracle: Oracle, files: dict[s
     assert by_id["s-v1"]["modified"] == "2023-11-14T22:13:20.000Z", "the copy keeps the mtime"
 
 
-def test_dir_is_pis_folder_for_a_cwd(oracle: Oracle, tmp_path: Path) -> None:
-    assert oracle.dir("/home/me/proj", tmp_path) == str(tmp_path / "sessions" / "--home-me-proj--")
-    assert oracle.dir("C:\\Users\\me", tmp_path).endswith("--C--Users-me--")
+def test_dir_is_pis_folder_for_a_cwd(oracle_073: Oracle, tmp_path: Path) -> None:
+    assert oracle_073.dir("/home/me/proj", tmp_path) == str(tmp_path / "sessions" / "--home-me-proj--")
+    assert oracle_073.dir("C:\\Users\\me", tmp_path).endswith("--C--Users-me--")

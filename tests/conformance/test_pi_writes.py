@@ -57,13 +57,13 @@ SUMMARY = "Tried the regex approach; it broke on nested quotes. ✓"
 _NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
 
 
-def written_as_pi_writes(oracle: Oracle, lines: list[bytes], spelling: list[str]) -> None:
+def written_as_pi_writes(oracle_073: Oracle, lines: list[bytes], spelling: list[str]) -> None:
     """Every line is byte for byte what ``JSON.stringify`` makes of it: compact, non-ASCII as
     is, keys in order, numbers as JavaScript prints them (``0.000009``, not ``9e-6``).
 
     A line that differs only in how a number is spelt is added to ``spelling`` (a known pitui
     bug, reported as an expected failure once the test's other checks have passed)."""
-    for number, (line, canonical) in enumerate(zip(lines, oracle.stringify(lines), strict=True), 1):
+    for number, (line, canonical) in enumerate(zip(lines, oracle_073.stringify(lines), strict=True), 1):
         if line == canonical:
             continue
         diff = _byte_diff(line, canonical)
@@ -220,12 +220,12 @@ def _source_id(source: Path | None) -> str:
 
 
 @pytest.fixture(scope="module")
-def sources_in_pi(oracle: Oracle, tmp_path_factory: pytest.TempPathFactory) -> dict[Path | None, Any]:
+def sources_in_pi(oracle_073: Oracle, tmp_path_factory: pytest.TempPathFactory) -> dict[Path | None, Any]:
     """pi's view of every write source before any write, loaded once."""
     synthetic = tmp_path_factory.mktemp("synthetic") / SYNTHETIC_NAME
     synthetic.write_bytes(_synthetic_session())
     files = {source: synthetic if source is None else source for source in WRITE_SOURCES}
-    found = oracle.open_many(files.values())
+    found = oracle_073.open_many(files.values())
     return {source: found[str(path)] for source, path in files.items()}
 
 
@@ -334,9 +334,9 @@ def _appended_line(before: Before) -> bytes:
     return new[:-1]
 
 
-def _same_in_pi_and_pitui(oracle: Oracle, env: dict[str, str], path: Path) -> dict[str, Any]:
+def _same_in_pi_and_pitui(oracle_073: Oracle, env: dict[str, str], path: Path) -> dict[str, Any]:
     """pi's view of a file pitui wrote, checked equal to what pitui reports; returns pi's view."""
-    pi = oracle.open(path)
+    pi = oracle_073.open(path)
     diff = compare(inspect_ok(env, path), pi, path.read_bytes())
     assert diff is None, f"pi loads {path.name} differently from what pitui reports: {diff}"
     return pi
@@ -350,15 +350,15 @@ def _run_ok(env: dict[str, str], *args: str | os.PathLike[str]) -> str:
 
 
 def _append_and_check(
-    oracle: Oracle, env: dict[str, str], before: Before, kind: str, args: list[str]
+    oracle_073: Oracle, env: dict[str, str], before: Before, kind: str, args: list[str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run one appending command; the new entry and pi's view after it, both checked."""
     _run_ok(env, args[0], before.path, *args[1:])
     line = _appended_line(before)
-    written_as_pi_writes(oracle, [line], before.spelling)
+    written_as_pi_writes(oracle_073, [line], before.spelling)
     entry = check_line(line, kind)
     assert entry["id"] not in before.raw, f"the new id {entry['id']} is already in the file"
-    after = _same_in_pi_and_pitui(oracle, env, before.path)
+    after = _same_in_pi_and_pitui(oracle_073, env, before.path)
     assert after["entryIds"] == [*before.pi["entryIds"], [entry["id"], kind, entry["parentId"]]]
     assert after["leafId"] == entry["id"], "the new entry must be the leaf on reload"
     assert after["header"] == before.pi["header"]
@@ -398,13 +398,13 @@ def _off_path_first(before: Before, ids: list[str]) -> list[str]:
     return off or [i for i in ids if i in before.pi["branch"]]
 
 
-def _check_branch(oracle: Oracle, env: dict[str, str], before: Before, target_kind: str, summary: bool) -> None:
+def _check_branch(oracle_073: Oracle, env: dict[str, str], before: Before, target_kind: str, summary: bool) -> None:
     target, empty = _branch_target(before, target_kind)
     if target is None:  # pitui's view had the entry (the cell was collected), pi's has not
         pytest.skip(f"in pi's view: {empty}")
     leaf = _expected_leaf(before, target)
     args = ["branch", target] + (["--summary", SUMMARY] if summary else [])
-    entry, after = _append_and_check(oracle, env, before, "branch_summary" if summary else "custom", args)
+    entry, after = _append_and_check(oracle_073, env, before, "branch_summary" if summary else "custom", args)
     assert entry["parentId"] == leaf, f"parent must be {leaf} (pi's rule for a {before.kind(target)})"
     assert after["branch"] == [*before.path_to(leaf), entry["id"]]
     if summary:
@@ -420,10 +420,10 @@ def _check_branch(oracle: Oracle, env: dict[str, str], before: Before, target_ki
         assert entry["customType"] == "pitui.branch"
         assert isinstance(entry.get("data"), dict), "data must say where the leaf was"
         assert before.pi["leafId"] in json.dumps(entry["data"]), "data must hold the previous leaf"
-        assert after["context"] == _context_at(oracle, before, leaf)
+        assert after["context"] == _context_at(oracle_073, before, leaf)
 
 
-def _context_at(oracle: Oracle, before: Before, leaf: Any) -> dict[str, Any]:
+def _context_at(oracle_073: Oracle, before: Before, leaf: Any) -> dict[str, Any]:
     """pi's context with the leaf at ``leaf``: the original file plus one label entry hanging
     there (labels are not in the context), loaded by pi."""
     if leaf is None:
@@ -431,25 +431,25 @@ def _context_at(oracle: Oracle, before: Before, leaf: Any) -> dict[str, Any]:
     probe = before.path.with_name("probe-" + before.path.name)
     probe.write_bytes(with_leaf_at(before.data, leaf))
     try:
-        return oracle.open(probe)["context"]
+        return oracle_073.open(probe)["context"]
     finally:
         probe.unlink()
 
 
-def _check_label(oracle: Oracle, env: dict[str, str], before: Before, clear: bool) -> None:
+def _check_label(oracle_073: Oracle, env: dict[str, str], before: Before, clear: bool) -> None:
     labelled = [i for i in before.pi["labels"] if i in before.raw]
     target = labelled[0] if clear and labelled else before.pick(_label_candidates(before), "entry to label")
     if clear and not labelled:  # label it first, then clear that
-        first, _ = _append_and_check(oracle, env, before, "label", ["label", target, LABEL])
+        first, _ = _append_and_check(oracle_073, env, before, "label", ["label", target, LABEL])
         before = Before(
             before.path,
             before.path.read_bytes(),
-            oracle.open(before.path),
+            oracle_073.open(before.path),
             {**before.raw, first["id"]: first},
             before.spelling,
         )
     args = ["label", target] if clear else ["label", target, LABEL]
-    entry, after = _append_and_check(oracle, env, before, "label", args)
+    entry, after = _append_and_check(oracle_073, env, before, "label", args)
     assert entry["parentId"] == before.pi["leafId"], "a label entry's parent is the current leaf"
     assert entry["targetId"] == target
     expected = dict(before.pi["labels"])
@@ -464,8 +464,8 @@ def _check_label(oracle: Oracle, env: dict[str, str], before: Before, clear: boo
     assert after["context"] == before.pi["context"], "a label changes nothing in the context"
 
 
-def _check_rename(oracle: Oracle, env: dict[str, str], before: Before) -> None:
-    entry, after = _append_and_check(oracle, env, before, "session_info", ["rename", NAME])
+def _check_rename(oracle_073: Oracle, env: dict[str, str], before: Before) -> None:
+    entry, after = _append_and_check(oracle_073, env, before, "session_info", ["rename", NAME])
     assert entry["parentId"] == before.pi["leafId"]
     assert entry["name"] == NAME.strip(), "pi writes the name trimmed"
     assert after["name"] == NAME.strip()
@@ -486,7 +486,7 @@ def _label_order(before: Before) -> list[tuple[str, str]]:
 
 
 def _check_new_session(
-    oracle: Oracle, env: dict[str, str], before: Before, args: list[str], leaf: str
+    oracle_073: Oracle, env: dict[str, str], before: Before, args: list[str], leaf: str
 ) -> dict[str, Any]:
     out = _run_ok(env, args[0], before.path, *args[1:])
     printed = [line for line in out.splitlines() if line.strip()]
@@ -499,7 +499,7 @@ def _check_new_session(
 
     lines = new.read_bytes().split(b"\n")
     assert lines[-1] == b"", "the new file must end with a newline"
-    written_as_pi_writes(oracle, lines[:-1], before.spelling)
+    written_as_pi_writes(oracle_073, lines[:-1], before.spelling)
     header = check_line(lines[0], "session")
     assert header["version"] == 3
     assert Path(header["parentSession"]).resolve() == before.path.resolve(), "parentSession = the source"
@@ -524,9 +524,9 @@ def _check_new_session(
     assert entries[: len(kept)] == kept, "label entries come after the path"
     assert labels == [(t, label) for t, label in _label_order(before) if t in path_ids]
 
-    after = _same_in_pi_and_pitui(oracle, env, new)
+    after = _same_in_pi_and_pitui(oracle_073, env, new)
     assert after["labels"] == dict(labels)
-    assert after["context"] == _context_at(oracle, before, leaf)
+    assert after["context"] == _context_at(oracle_073, before, leaf)
     return after
 
 
@@ -573,23 +573,23 @@ def write_cells() -> list[Any]:
 def test_write_loads_in_pi_as_pitui_reports(
     write: str,
     source: Path | None,
-    oracle: Oracle,
+    oracle_073: Oracle,
     sources_in_pi: dict[Path | None, Any],
     pitui_env: dict[str, str],
     tmp_path: Path,
 ) -> None:
     before = _load_before(source, sources_in_pi[source], tmp_path / "sessions")
     if write in ("label", "label-clear"):
-        _check_label(oracle, pitui_env, before, clear=write == "label-clear")
+        _check_label(oracle_073, pitui_env, before, clear=write == "label-clear")
     elif write == "rename":
-        _check_rename(oracle, pitui_env, before)
+        _check_rename(oracle_073, pitui_env, before)
     elif write.startswith("branch"):
-        _check_branch(oracle, pitui_env, before, *_branch_kind(write))
+        _check_branch(oracle_073, pitui_env, before, *_branch_kind(write))
     elif write == "fork":
         target = before.pick(_fork_candidates(before), "assistant message before the leaf")
-        _check_new_session(oracle, pitui_env, before, ["fork", target], target)
+        _check_new_session(oracle_073, pitui_env, before, ["fork", target], target)
     elif write == "clone":
-        after = _check_new_session(oracle, pitui_env, before, ["clone"], before.pi["leafId"])
+        after = _check_new_session(oracle_073, pitui_env, before, ["clone"], before.pi["leafId"])
         assert after["context"] == before.pi["context"], "a clone has the source's context"
     else:  # pragma: no cover
         raise AssertionError(write)
@@ -621,12 +621,12 @@ _QUOTED_ID = re.compile(rb'"([0-9a-f]{8})"')
 
 @pytest.mark.parametrize("source", OLD_VERSION_FIXTURES, ids=file_id)
 def test_write_to_old_version_rewrites_it_as_pi_does(
-    source: Path, oracle: Oracle, pitui_env: dict[str, str], tmp_path: Path
+    source: Path, oracle_073: Oracle, pitui_env: dict[str, str], tmp_path: Path
 ) -> None:
     path = tmp_path / source.name
     shutil.copyfile(source, path)
-    before_pi = oracle.open(path)
-    pi_lines = oracle.rewrite(path).split(b"\n")
+    before_pi = oracle_073.open(path)
+    pi_lines = oracle_073.rewrite(path).split(b"\n")
     assert pi_lines.pop() == b""
     _run_ok(pitui_env, "rename", path, NAME)
     lines = path.read_bytes().split(b"\n")
@@ -654,12 +654,12 @@ def test_write_to_old_version_rewrites_it_as_pi_does(
             )
             assert only_numbers, f"line {number} differs from pi's rewrite: {diff}"
             spelling.append(f"line {number} {diff}")
-    written_as_pi_writes(oracle, [appended], spelling)
+    written_as_pi_writes(oracle_073, [appended], spelling)
     entry = check_line(appended, "session_info")
     last_entry = json.loads(lines[-2]) if len(lines) > 2 else None  # pitui's own ids
     assert entry["parentId"] == (last_entry["id"] if last_entry else None), "parent = the last entry"
     assert entry["name"] == NAME.strip()
-    after = _same_in_pi_and_pitui(oracle, pitui_env, path)
+    after = _same_in_pi_and_pitui(oracle_073, pitui_env, path)
     assert [row[1] for row in after["entryIds"]] == [row[1] for row in before_pi["entryIds"]] + ["session_info"]
     assert after["context"] == before_pi["context"]
     assert not spelling, f"numbers not spelt as JSON.stringify spells them: {spelling[0]}"

@@ -23,17 +23,17 @@ from pitui.store.js import iso_ms
 
 
 @pytest.fixture(scope="module")
-def pi_open(oracle) -> dict[str, Any]:
-    return oracle.open_many(FOR_PI)
+def pi_open(oracle_073) -> dict[str, Any]:
+    return oracle_073.open_many(FOR_PI)
 
 
 @pytest.fixture(scope="module")
-def pi_list(oracle, tmp_path_factory) -> dict[str, dict[str, Any]]:
+def pi_list(oracle_073, tmp_path_factory) -> dict[str, dict[str, Any]]:
     """pi's listing rows of every file pi can read, by file name."""
     folder = tmp_path_factory.mktemp("listed")
     for path in FOR_PI:
         shutil.copyfile(path, folder / path.name)
-    return {Path(row["path"]).name: row for row in oracle.list(folder)}
+    return {Path(row["path"]).name: row for row in oracle_073.list(folder)}
 
 
 @pytest.mark.parametrize("path", FOR_PI, ids=ids(FOR_PI))

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // pitui's conformance oracle: pi's own SessionManager (pinned in package.json next to this
 // file) loads session files and prints what it sees as JSON, in the schema that
-// `pitui inspect --json` prints, so the tests can compare the two.
+// `pitui inspect --json` prints, so the tests can compare the two. It runs pi 1.6.0
+// (@earendil-works, the reference) or pi 0.73.1 (@mariozechner), whichever $PI_PKG names.
 //
 //   node pi_session.mjs open FILE            one session (JSON object)
 //   node pi_session.mjs open-many FILE...    {FILE: session | {"error": message}, ...}
@@ -9,14 +10,20 @@
 //   node pi_session.mjs stringify < LINES    [JSON.stringify(JSON.parse(line)) or null, ...]
 //   node pi_session.mjs rewrite FILE         the bytes pi leaves in FILE when it opens it (v1 and
 //                                            v2 files are rewritten as v3), from a copy
-//   node pi_session.mjs list DIR [CWD]       SessionManager.list() of one folder (JSON array)
+//   node pi_session.mjs list DIR [CWD]       SessionManager.list(CWD, DIR) of one folder (JSON array;
+//                                            pi 1.6 keeps only sessions whose header cwd is CWD)
+//   node pi_session.mjs listdir DIR          every session of one folder (1.6: listAll(DIR);
+//                                            0.73.1: list)
 //   node pi_session.mjs dir CWD [AGENT_DIR]  the folder pi uses for CWD (pi creates it)
 //   node pi_session.mjs version              the version of pi that was loaded
 //
-// pi rewrites old files when it opens them and overwrites files it cannot read, so `open`,
-// `open-many` and `list` only ever give pi copies, made in a temporary folder that is removed
-// afterwards. The package is found through $PI_PKG (the package folder), else in
-// node_modules beside this script.
+// When pi cannot load a file, `open` prints {"piVersion", "error": {"name", "message"}} and
+// exits 3 (`open-many` gives that file {"error": message}).
+//
+// pi rewrites old files when it opens them (and pi 1.6 appends a missing final newline; pi
+// 0.73.1 overwrites files it cannot read), so `open`, `open-many` and `list` only ever give pi
+// copies, made in a temporary folder that is removed afterwards. The package is found through
+// $PI_PKG (the package folder), else in node_modules beside this script (pi 1.6.0).
 import {
   copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync,
 } from "node:fs";
@@ -25,7 +32,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@mariozechner", "pi-coding-agent");
+const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@earendil-works", "pi-coding-agent");
+
 
 class UsageError extends Error {}
 
@@ -41,8 +49,11 @@ async function loadPi() {
 
 const pi = await loadPi().catch((error) => {
   process.stderr.write(`${error.message}\n`);
-  process.exit(3);
+  process.exit(1);
 });
+const PI_VERSION = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8")).version;
+// pi 1.x: listAll(dir), buildSessionProjection, a header-less non-empty file throws on open.
+const PI_1 = !PI_VERSION.startsWith("0.");
 
 // ---------------------------------------------------------------------------------------------
 // open
@@ -88,12 +99,14 @@ function treeHasCycle(entries) {
 }
 
 // Before pi sees a file: pi 0.73.1 replaces a file without a valid header with a new session
-// (random id, so nothing to compare), walks parentId links from the leaf with no guard, so
-// a cycle there never returns, and never returns from getTree() either when duplicated ids make
-// a cycle in the tree. All are reported as errors instead.
+// (random id, so nothing to compare; pi 1.6 throws itself, and initialises only a 0-byte file);
+// pi walks parentId links from the leaf with no guard, so a cycle there never returns (0.73.1)
+// or dies of an out-of-memory abort (1.6), and getTree() never returns either when duplicated
+// ids make a cycle in the tree. All are reported as errors instead.
 function precheck(file) {
   const entries = pi.loadEntriesFromFile(file);
   if (entries.length === 0) {
+    if (PI_1) return;
     throw new Error("not a pi session: no valid header line (pi 0.73.1 would overwrite the file)");
   }
   pi.migrateSessionEntries(entries);
@@ -106,11 +119,11 @@ function precheck(file) {
   }
   const seen = new Set();
   for (let entry = last; entry; entry = entry.parentId ? byId.get(entry.parentId) : undefined) {
-    if (seen.has(entry)) throw new Error(`parentId cycle through ${entry.id} (pi 0.73.1 would not return)`);
+    if (seen.has(entry)) throw new Error(`parentId cycle through ${entry.id} (pi would not return)`);
     seen.add(entry);
   }
   if (treeHasCycle(entries)) {
-    throw new Error("duplicated ids make a cycle in the tree (pi 0.73.1's getTree would not return)");
+    throw new Error("duplicated ids make a cycle in the tree (pi's getTree would not return)");
   }
 }
 
@@ -129,10 +142,18 @@ function flatTree(roots) {
 
 // What the comparison needs of a context message: its role, its text or block types, and the
 // fields that tie it to the tree. Undefined fields vanish in JSON.stringify, as in pitui's output.
+// The summed UTF-16 length of the text blocks' text, so that a replaced content is seen, not
+// only its shape.
+const textLen = (blocks) =>
+  blocks.reduce((n, b) => n + (b && b.type === "text" && typeof b.text === "string" ? b.text.length : 0), 0);
+
 function digest(m) {
   const d = { role: m.role };
   if (typeof m.content === "string") d.text = m.content;
-  else if (Array.isArray(m.content)) d.blocks = m.content.map((b) => b.type);
+  else if (Array.isArray(m.content)) {
+    d.blocks = m.content.map((b) => b.type);
+    d.textLen = textLen(m.content);
+  }
   switch (m.role) {
     case "compactionSummary":
       d.summary = m.summary;
@@ -150,8 +171,53 @@ function digest(m) {
     case "bashExecution":
       d.command = m.command;
       break;
+    case "system":
+      if (m.sections) {
+        d.sections = Object.fromEntries(Object.entries(m.sections).map(([k, v]) => [k, v === null ? null : "set"]));
+      }
+      if (m.toolsAdded) d.toolsAdded = m.toolsAdded.map((t) => t.name);
+      if (m.toolsRemoved) d.toolsRemoved = m.toolsRemoved.map((t) => t.name);
+      break;
   }
   return d;
+}
+
+// pi's /session totals: the loop of AgentSession.getSessionStats() over every entry (pi 1.6
+// counts usage entries, tool results' usage and compaction and branch-summary usage; on a
+// 0.73.1 file there are none of those). {"error": message} where pi would throw.
+function sessionStats(entries) {
+  const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  const add = (u) => {
+    t.input += u.input;
+    t.output += u.output;
+    t.cacheRead += u.cacheRead;
+    t.cacheWrite += u.cacheWrite;
+    t.cost += u.cost.total;
+  };
+  const c = { userMessages: 0, assistantMessages: 0, toolCalls: 0, toolResults: 0, totalMessages: 0 };
+  try {
+    for (const e of entries) {
+      if (e.type === "usage") add(e.usage);
+      else if ((e.type === "branch_summary" || e.type === "compaction") && e.usage) add(e.usage);
+      if (e.type !== "message") continue;
+      c.totalMessages++;
+      const m = e.message;
+      if (m.role === "user") c.userMessages++;
+      else if (m.role === "toolResult") {
+        c.toolResults++;
+        if (m.usage) add(m.usage);
+      } else if (m.role === "assistant") {
+        c.assistantMessages++;
+        if (Array.isArray(m.content)) c.toolCalls += m.content.filter((b) => b.type === "toolCall").length;
+        add(m.usage);
+      }
+    }
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const tokens = { ...t, total: t.input + t.output + t.cacheRead + t.cacheWrite };
+  delete tokens.cost;
+  return { ...c, tokens, cost: Math.round(t.cost * 1e9) / 1e9 };
 }
 
 function describe(sm) {
@@ -162,7 +228,11 @@ function describe(sm) {
     if (label !== undefined) labels[entry.id] = label;
   }
   const context = sm.buildSessionContext();
+  const projection = sm.buildSessionProjection
+    ? sm.buildSessionProjection().entries.map((p) => [p.sourceEntry.id, p.messages.length])
+    : undefined;
   return {
+    piVersion: PI_VERSION,
     header: sm.getHeader(),
     entryIds: entries.map((e) => [e.id, e.type, e.parentId]),
     leafId: sm.getLeafId(),
@@ -175,6 +245,8 @@ function describe(sm) {
       thinkingLevel: context.thinkingLevel,
       messages: context.messages.map(digest),
     },
+    ...(projection ? { projection } : {}),
+    stats: sessionStats(entries),
   };
 }
 
@@ -187,6 +259,10 @@ function openCopy(file, tmp, slot) {
   try {
     precheck(copy);
     return describe(pi.SessionManager.open(copy, dir));
+  } catch (error) {
+    // pi names the file it was given: name the original, not the copy.
+    if (error instanceof Error) error.message = error.message.split(copy).join(file);
+    throw error;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -207,9 +283,18 @@ function write(text) {
   });
 }
 
+class PiFailed extends Error {}
+
 async function cmdOpen(args) {
   if (args.length !== 1) throw new UsageError("open takes one FILE");
-  const result = withTmp((tmp) => openCopy(args[0], tmp, 0));
+  let result;
+  try {
+    result = withTmp((tmp) => openCopy(args[0], tmp, 0));
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    await write(`${JSON.stringify({ piVersion: PI_VERSION, error: { name: e.name, message: e.message } })}\n`);
+    throw new PiFailed(e.message);
+  }
   await write(`${JSON.stringify(result)}\n`);
 }
 
@@ -282,8 +367,16 @@ const isoOrNull = (date) => (Number.isNaN(date.getTime()) ? null : date.toISOStr
 
 async function cmdList(args) {
   if (args.length < 1 || args.length > 2) throw new UsageError("list takes DIR [CWD]");
-  const dir = path.resolve(args[0]);
-  const cwd = args[1] ?? process.cwd();
+  await listCopy(args[0], (tmp) => pi.SessionManager.list(args[1] ?? process.cwd(), tmp));
+}
+
+async function cmdListDir(args) {
+  if (args.length !== 1) throw new UsageError("listdir takes DIR");
+  await listCopy(args[0], (tmp) => (PI_1 ? pi.SessionManager.listAll(tmp) : pi.SessionManager.list(process.cwd(), tmp)));
+}
+
+async function listCopy(folder, listIt) {
+  const dir = path.resolve(folder);
   const tmp = mkdtempSync(path.join(os.tmpdir(), "pitui-oracle-"));
   let infos;
   try {
@@ -297,7 +390,7 @@ async function cmdList(args) {
       copyFileSync(source, path.join(tmp, name));
       utimesSync(path.join(tmp, name), stat.atime, stat.mtime);
     }
-    infos = await pi.SessionManager.list(cwd, tmp);
+    infos = await listIt(tmp);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -321,8 +414,7 @@ async function cmdDir(args) {
 }
 
 async function cmdVersion() {
-  const meta = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8"));
-  await write(`${meta.version}\n`);
+  await write(`${PI_VERSION}\n`);
 }
 
 const COMMANDS = {
@@ -331,11 +423,12 @@ const COMMANDS = {
   stringify: cmdStringify,
   rewrite: cmdRewrite,
   list: cmdList,
+  listdir: cmdListDir,
   dir: cmdDir,
   version: cmdVersion,
 };
 const USAGE =
-  "usage: pi_session.mjs open FILE | open-many FILE...|- | stringify < LINES | rewrite FILE | list DIR [CWD] | dir CWD [AGENT_DIR] | version\n";
+  "usage: pi_session.mjs open FILE | open-many FILE...|- | stringify < LINES | rewrite FILE | list DIR [CWD] | listdir DIR | dir CWD [AGENT_DIR] | version\n";
 
 const [command, ...args] = process.argv.slice(2);
 if (!Object.hasOwn(COMMANDS, command ?? "")) {
@@ -345,8 +438,8 @@ if (!Object.hasOwn(COMMANDS, command ?? "")) {
   try {
     await COMMANDS[command](args);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    if (!(error instanceof PiFailed)) process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     if (error instanceof UsageError) process.stderr.write(USAGE);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    process.exitCode = error instanceof UsageError ? 2 : error instanceof PiFailed ? 3 : 1;
   }
 }

@@ -99,7 +99,7 @@ def finish(proc: subprocess.Popen[str]) -> Any:
     return json.loads(out)
 
 
-def test_pitui_and_pi_writing_the_same_file_lose_nothing(tmp_path: Path, oracle: Any):
+def test_pitui_and_pi_writing_the_same_file_lose_nothing(tmp_path: Path, oracle_073: Any):
     path = linear(tmp_path / "s.jsonl")
     stop = tmp_path / "stop"
     pi = run(PI_WRITER, path, stop, 300, 3000)
@@ -127,7 +127,7 @@ def test_pitui_and_pi_writing_the_same_file_lose_nothing(tmp_path: Path, oracle:
 
     session = Session.load(str(path))
     assert session.problems == [] and session.leaf_id == ids[-1]
-    seen = oracle.open(path)
+    seen = oracle_073.open(path)
     assert seen["leafId"] == ids[-1] and [e[0] for e in seen["entryIds"]] == ids
     assert seen["labels"] == {k: v for k, v in session.labels.items()} and seen["name"] == session.name
 

@@ -185,7 +185,6 @@ def test_garbage_first_line_then_header_is_accepted(tmp_path):
     "bad",
     [
         [msg("u", "user", "x")],  # first parsed line is not a header
-        [header(), None],  # a null line: pi's loop throws
         [header(), {"type": "message", "id": "m", "parentId": None, "timestamp": T0}],  # no message
         [header(), msg("u", "user", {"not": "a list"})],  # content.filter is not a function
         [header(), msg("u", "user", [None])],  # null content block
@@ -247,7 +246,8 @@ def test_list_uses_the_default_folder_and_never_creates_it(tmp_path, cat, monkey
     write(folder / "c.jsonl", header("c"), msg("u", "user", "x", ts=2000))
     (folder / "notes.txt").write_text("not a session")
     (folder / "dir.jsonl").mkdir()
-    assert [i.id for i in cat.list("/home/me/proj")] == ["a", "b", "c"]  # modified desc, ties by name
+    # modified desc, ties by file name descending (pi 1.6: b.localeCompare(a))
+    assert [i.id for i in cat.list("/home/me/proj")] == ["a", "c", "b"]
 
 
 def test_custom_folder_is_filtered_by_header_cwd(tmp_path, cat):
@@ -270,8 +270,56 @@ def test_list_all_reads_only_immediate_subfolders(tmp_path, cat):
     os.symlink(root / "--b--", root / "--link--")
     progress = []
     got = cat.list_all(on_progress=lambda done, total: progress.append((done, total)))
-    assert sorted(i.id for i in got) == ["one", "two"]
-    assert progress == [(1, 2), (2, 2)]
+    # a symbolic link to a folder is a project folder too (pi 1.6's listAll)
+    assert sorted(i.path for i in got) == sorted(
+        str(p) for p in (root / "--a--" / "1.jsonl", root / "--b--" / "2.jsonl", root / "--link--" / "2.jsonl")
+    )
+    assert progress == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_falsy_json_lines_are_skipped_and_the_file_listed(tmp_path, cat):
+    # pi 1.6 skips null, false, 0 and "" lines (``if (!entry) continue``), before the header too
+    p = write(tmp_path / "s" / "a.jsonl", None, header("a"), None, False, 0, "", msg("u", "user", "hi"))
+    [info] = cat.list_dir(str(p.parent))
+    assert (info.id, info.message_count, info.first_message) == ("a", 1, "hi")
+    truthy = write(tmp_path / "t" / "b.jsonl", 1, header("b"))  # a truthy first value is no header
+    assert cat.list_dir(str(truthy.parent)) == []
+
+
+def test_lone_cr_does_not_end_a_line(tmp_path, cat):
+    # pi 1.6's listing (readline) would end the line at the CR and see one message; opening the
+    # file sees two, and so does pitui's listing
+    folder = tmp_path / "s"
+    folder.mkdir()
+    data = line(header("a")) + "\n" + line(msg("u", "user", "one")) + "\r" + " " + "\n" + line(msg("v", "user", "two"))
+    (folder / "a.jsonl").write_text(data + "\n")
+    [info] = cat.list_dir(str(folder))
+    assert info.message_count == 2
+
+
+def test_all_projects_ties_by_mtime_then_file_name(tmp_path, cat):
+    root = tmp_path / "agent" / "sessions"
+    paths = [
+        write(root / "--a--" / "x.jsonl", header("ax"), msg("u", "user", "m", ts=5000)),
+        write(root / "--b--" / "y.jsonl", header("by"), msg("u", "user", "m", ts=5000)),
+        write(root / "--c--" / "z.jsonl", header("cz"), msg("u", "user", "m", ts=5000)),
+        write(root / "--c--" / "Y.jsonl", header("cY"), msg("u", "user", "m", ts=5000)),
+    ]
+    for path, ns in zip(paths, (3, 1, 2, 1), strict=True):
+        os.utime(path, ns=(ns * 10**18,) * 2)
+    # same modified: newest mtime first, then the base name by localeCompare, descending
+    assert [i.id for i in cat.list_all()] == ["ax", "cz", "cY", "by"]
+    assert [i.id for i in cat.cached_all()] == ["ax", "cz", "cY", "by"]
+
+
+def test_current_folder_ties_by_locale_order_of_names(tmp_path, cat):
+    folder = tmp_path / "s"
+    for name in ("a_b", "a-b", "ab", "aB", "Ab", "a b", "a1"):
+        write(folder / f"{name}.jsonl", header(name))
+    # ICU: space, "_", "-" before digits before letters; case only breaks ties, lower first
+    expected = ["Ab", "aB", "ab", "a1", "a-b", "a_b", "a b"]
+    assert [i.id for i in cat.list_dir(str(folder))] == expected
+    assert [i.id for i in cat.cached_dir(str(folder))] == expected
 
 
 def test_list_all_without_sessions_folder(cat):
@@ -684,38 +732,3 @@ def test_a_cancelled_search_raises_and_leaves_nothing_behind(tmp_path, cat):
     assert [(h.info.path, h.score) for h in hits] == [
         (p, sc) for p, sc, *_ in fresh_search(tmp_path, "websocket", infos, "relevance")
     ]
-
-
-# -- pi itself ------------------------------------------------------------------------------------
-
-
-def pi_list(oracle, folder: Path) -> list[dict]:
-    """pi 0.73.1's ``SessionManager.list(cwd, folder)`` (every session in the folder)."""
-    return oracle.list(folder)
-
-
-def test_listing_equals_pi(tmp_path, cat, oracle):
-    folder = tmp_path / "agent" / "sessions" / "--home-me-proj--"
-    write(
-        folder / "a.jsonl",
-        header("a"),
-        msg("u", "user", "hello", ts=1735787100000),
-        msg("x", "assistant", [{"type": "text", "text": "hi"}], ts=1735787200000),
-        {"type": "session_info", "id": "i", "parentId": None, "timestamp": T0, "name": " Named "},
-    )
-    write(
-        folder / "b.jsonl",
-        header("b", parentSession=str(folder / "a.jsonl")),
-        msg("u", "user", [{"type": "text", "text": "array"}], entry_ts="2025-03-01T00:00:00.000Z"),
-    )
-    write(folder / "c.jsonl", header("c", ts="bad"))
-    os.utime(folder / "c.jsonl", ns=(1_700_000_000_123_456_789,) * 2)
-    write(folder / "d.jsonl", msg("u", "user", "no header"))
-    write(folder / "e.jsonl", header("e"), None)
-    write(folder / "f.jsonl", header("f"), msg("u", "user", "torn"), raw='{"type":"message","id":"t')
-    (folder / "g.jsonl").write_bytes(b"\xef\xbb\xbf" + line(header("g")).encode() + b"\xff\xfe bad utf8\n")
-    write(folder / "h.jsonl", header("h"), {"type": "session_info", "name": "x"}, {"type": "session_info", "name": ""})
-    write(folder / "i.jsonl", header("i", ts="2025-01-02"), msg("u", "user", "x", ts=-1))
-    write(folder / "j.jsonl", header(7, cwd=5), msg("u", "toolResult", "ignored", ts=99999999999999))
-    mine = [i.to_json() for i in cat.list_dir(str(folder))]
-    assert mine == pi_list(oracle, folder)

@@ -1,7 +1,7 @@
 """The conversation model (pitui.store.conversation): what the model sees on a path, as items.
 
 Every kind of entry and message, compactions by both rules, totals, and the message sequence
-compared with pi's own buildSessionContext (the oracle) at every entry of every fixture and
+compared with pi's own buildSessionContext (the oracle_073) at every entry of every fixture and
 demo session.
 """
 
@@ -483,7 +483,7 @@ def _last_compaction_has_tail(session: Session, leaf: Any) -> bool:
     return bool(compactions) and js_truthy(compactions[-1].get("retainedTail"))
 
 
-def test_items_match_pis_context_at_every_entry(oracle: Oracle, tmp_path: Path) -> None:
+def test_items_match_pis_context_at_every_entry(oracle_073: Oracle, tmp_path: Path) -> None:
     """pi's buildSessionContext at each entry (through a label probe under it) against our items.
     Where the path's last compaction carries retainedTail pitui follows the newer rule, which pi
     0.73.1 does not know (those points are tested above)."""
@@ -507,7 +507,7 @@ def test_items_match_pis_context_at_every_entry(oracle: Oracle, tmp_path: Path) 
             probe.write_bytes(data if leaf == session.leaf_id and len(leaves) == 1 else with_leaf_at(data, leaf))
             points.append((path, session, leaf, probe))
     assert len(points) > 500
-    found = oracle.open_many(p for *_, p in points)
+    found = oracle_073.open_many(p for *_, p in points)
     compared = 0
     for path, session, leaf, probe in points:
         pi = found[str(probe)]

@@ -1,4 +1,4 @@
-"""pi's /resume search rules (session-selector-search.js, pi-tui fuzzyMatch), one by one."""
+"""pi 1.6.0's /resume search rules (session-selector-search.js, pi-tui fuzzyMatch), one by one."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pitui.store.fuzzy import fuzzy_match, normalize_whitespace_lower
+from pitui.store.fuzzy import fuzzy_match
 from pitui.store.jsregex import translate_js_regex
 from pitui.store.query import (
     QueryError,
@@ -15,7 +15,6 @@ from pitui.store.query import (
     has_session_name,
     match_session,
     match_spans,
-    match_text,
     parse_search_query,
     phrase_chunks,
     session_search_text,
@@ -129,6 +128,11 @@ PI_FUZZY = [
     ("toolong", "short", False, 0),
     ("", "x", True, 0),
     ("a", "-a", True, -9.9),
+    # pi-tui 1.6: a contiguous occurrence of the whole query scores too, the best one is kept
+    ("opus", "openrouter openrouter/anthropic/claude-opus", True, -23.8),
+    ("auth", "refactor auth", True, -35.8),
+    ("rfctr", "refactor auth", True, -12.200000000000001),
+    ("1024", "019a-1b0c-2d4e", True, 9),
 ]
 
 
@@ -146,16 +150,47 @@ def test_search_text_is_id_name_messages_cwd_not_path():
     assert session_search_text(s, "other") == "id1 Named other /home/me"
 
 
+TIER = 1_000_000
+
+
+def test_each_field_is_matched_on_its_own_in_tiers():
+    # pi-1.6.md U-R5's example: the name is tier 0 with its fuzzy score, the message and the cwd
+    # tier 1 with 0 (scores printed by pi 1.6.0)
+    parsed = parse_search_query("auth")
+    assert match_session(S("a", name="Refactor auth"), parsed).score == -35.8
+    assert match_session(S("b", "fix auth"), parsed).score == TIER
+    assert match_session(S("c", cwd="/home/me/auth-service"), parsed).score == TIER
+
+
+def test_scattered_letters_match_only_the_name_and_cwd():
+    parsed = parse_search_query("rfa")
+    assert match_session(S("a", name="Refactor auth"), parsed).matches
+    assert not match_session(S("b", "refactor auth"), parsed).matches
+    result = match_session(S("c", cwd="/r/f/a"), parsed)
+    assert result.matches and result.score == 2 * TIER + fuzzy_match("rfa", "/r/f/a").score
+    assert not match_session(S("019a-1b0c-2d4e"), parse_search_query("1024")).matches
+
+
+def test_a_token_never_spans_two_fields():
+    s = S("x", "node", name="cve")
+    assert not match_session(s, parse_search_query("nodecve")).matches
+    assert match_session(s, parse_search_query("node cve")).score == TIER + fuzzy_match("cve", "cve").score
+
+
 def test_phrase_matches_across_whitespace_runs():
     s = S("x", "node\n\n   cve was discussed")
-    assert match_session(s, parse_search_query('"node cve"')).matches
-
-
-def test_phrase_score_is_normalized_index_tenth():
-    s = S("ab", "x   Node\tCVE")
     result = match_session(s, parse_search_query('"node cve"'))
-    # normalized: "ab  x node cve " -> "ab x node cve" ... index of "node cve" is 5
-    assert result.matches and result.score == 5 * 0.1
+    assert result.matches and result.score == TIER
+
+
+def test_phrase_in_the_name_scores_its_fuzzy_score_there():
+    s = S("ab", name="x   Node\tCVE")
+    result = match_session(s, parse_search_query('"node cve"'))
+    assert result.matches and result.score == fuzzy_match("node cve", "x node cve").score
+
+
+def test_phrase_has_no_scattered_fallback():
+    assert not match_session(S("x", name="node big cve"), parse_search_query('"node cve"')).matches
 
 
 def test_regex_word_boundary():
@@ -164,19 +199,20 @@ def test_regex_word_boundary():
     assert not match_session(S("b", "bravery"), parsed).matches
 
 
-def test_regex_score_counts_utf16_units():
+def test_regex_tiers_name_first_no_position_score():
     parsed = parse_search_query("re:z")
-    assert match_text("😀z", parsed).score == 2 * 0.1
+    assert match_session(S("a", name="😀z"), parsed).score == 0
+    assert match_session(S("b", "😀😀z"), parsed).score == TIER
+    # the pattern is tried on each field: it cannot match across the space between two
+    assert not match_session(S("ab", "cd"), parse_search_query("re:b c")).matches
 
 
 def test_all_tokens_must_match_and_scores_add():
     parsed = parse_search_query('node "was discussed"')
-    s = S("x", "node cve was discussed")
+    s = S("x", "node cve was discussed", name="node")
     result = match_session(s, parsed)
     assert result.matches
-    text = session_search_text(s)
-    expected = fuzzy_match("node", text).score + normalize_whitespace_lower(text).index("was discussed") * 0.1
-    assert result.score == expected
+    assert result.score == fuzzy_match("node", "node").score + TIER
     assert not match_session(S("y", "node only"), parsed).matches
 
 
@@ -186,16 +222,18 @@ def test_recent_keeps_input_order():
 
 
 def test_relevance_orders_by_score_then_newer_first():
+    # message hits all score the same (tier 1): newest first; a name hit before them all
     sessions = [
         S("s1", "xxxx brave", modified=3),
         S("s2", "brave xxxx", modified=1),
         S("s3", "brave xxxx", modified=2),
+        S("s4", name="the brave one", modified=0),
     ]
-    assert paths(filter_and_sort_sessions(sessions, "brave", "relevance")) == ["s3", "s2", "s1"]
+    assert paths(filter_and_sort_sessions(sessions, "brave", "relevance")) == ["s4", "s1", "s3", "s2"]
 
 
 def test_threaded_with_a_query_sorts_like_relevance():
-    sessions = [S("s1", "xxxx brave", modified=3), S("s2", "brave xxxx", modified=1)]
+    sessions = [S("s1", "xxxx brave", modified=3), S("s2", name="brave xxxx", modified=1)]
     assert paths(filter_and_sort_sessions(sessions, "brave", "threaded")) == ["s2", "s1"]
 
 
@@ -233,109 +271,9 @@ def test_phrase_chunks_only_from_phrases():
     assert phrase_chunks(parse_search_query("plain words")) == []
 
 
-# -- the keystroke fast path: a query typed further starts from the last one's outcomes -----------
+# -- order --------------------------------------------------------------------------------------
 
-import random  # noqa: E402
-
-from pitui.store.fuzzy import TokenMatcher, lowered_utf16  # noqa: E402
 from pitui.store.query import order_matches  # noqa: E402
-
-_ALPHABET = "abcdeklmnorstw 0123-_./:ΣσςİIı😀é\u00a0\tXYZ"
-
-
-def _random_text(rng: random.Random, n: int) -> str:
-    return "".join(rng.choice(_ALPHABET) for _ in range(n))
-
-
-def _random_query(rng: random.Random) -> str:
-    words = []
-    for _ in range(rng.randint(1, 3)):
-        word = _random_text(rng, rng.randint(1, 6)).replace(" ", "").replace("\t", "").replace("\u00a0", "")
-        if not word:
-            continue
-        if rng.random() < 0.2:
-            word = f'"{word} {_random_text(rng, 2).strip()}"'
-        elif rng.random() < 0.2:
-            word = rng.choice(["ab12", "12ab", "k3", "3k", "abc1"])
-        words.append(word)
-    return " ".join(words) or "a"
-
-
-def _slow(query: str, text: str) -> tuple[bool, float]:
-    result = match_text(None, parse_search_query(query), lowered_utf16(text))
-    return result.matches, result.score
-
-
-def _fast_chain(queries: list[str], texts: list[str]) -> list[list[tuple[bool, float]]]:
-    """Every query in turn, each starting from the outcomes of the one before when it extends
-    it, as the catalog does (texts the previous query did not match are skipped)."""
-    out = []
-    base = None
-    before: list = [None] * len(texts)
-    for query in queries:
-        parsed = parse_search_query(query)
-        matcher = TokenMatcher(parsed)
-        extends = base is not None and matcher.start_from(base)
-        row = []
-        for n, text in enumerate(texts):
-            tl = lowered_utf16(text)
-            if extends and before[n] is None:
-                row.append((False, 0))
-                continue
-            result = matcher.match(tl, before[n]) if extends else matcher.match(tl)
-            before[n] = result
-            row.append((False, 0) if result is None else (True, result[0]))
-        base = parsed
-        out.append(row)
-    return out
-
-
-def test_token_matcher_equals_match_text_on_generated_texts_and_queries():
-    rng = random.Random(1234)
-    texts = [_random_text(rng, rng.randint(0, 80)) for _ in range(60)]
-    texts += ["ab12 cd", "12ab", "abc1", "k3", "ΑΣ", "x😀y😀z", "İstanbul ıi", "tw" * 40]
-    for _ in range(150):
-        query = _random_query(rng)
-        parsed = parse_search_query(query)
-        if parsed.mode != "tokens" or parsed.empty:
-            continue
-        matcher = TokenMatcher(parsed)
-        for text in texts:
-            result = matcher.match(lowered_utf16(text))
-            got = (False, 0) if result is None else (True, result[0])
-            assert got == _slow(query, text), (query, text)
-
-
-def test_typing_a_query_a_key_at_a_time_gives_the_slow_paths_results():
-    rng = random.Random(99)
-    texts = [_random_text(rng, rng.randint(5, 120)) for _ in range(80)]
-    texts += ["websocket reconnect after the socket closed", "web-sock et re.con/nect", "w e b", "abc12 x", "12abc"]
-    queries = ["websocket reconnect", "abc12 x", "12abc", 'web "sock et" re', "ΣΑΣ σ", "😀x 😀", "İi ı", "x/y-z_w"]
-    queries += [_random_query(rng) for _ in range(40)]
-    for full in queries:
-        prefixes = [full[:i] for i in range(1, len(full) + 1)]
-        # with a backspace and the key typed again, as people type
-        prefixes += [full[: len(full) - 1], full]
-        chain = [q for q in prefixes if (p := parse_search_query(q)).mode == "tokens" and not p.empty]
-        fast = _fast_chain(chain, texts)
-        for query, row in zip(chain, fast, strict=True):
-            assert row == [_slow(query, text) for text in texts], query
-
-
-def test_only_a_query_typed_further_starts_from_another():
-    def plan(new: str, old: str):
-        return TokenMatcher(parse_search_query(new)).plan(parse_search_query(old))
-
-    assert plan("webs", "web") == [("more", "web")]
-    assert plan("web s", "web") == [("same", "")]
-    assert plan("a webs", "a web") == [("same", ""), ("more", "web")]
-    assert plan("WEBS", "web") == [("more", "web")]  # compared lower-cased
-    assert plan("web", "webs") is None  # a backspace
-    assert plan("wxb", "web") is None
-    assert plan("b a", "a") is None  # the tokens must stay in place
-    assert plan('"web s"', '"web"') is None  # a phrase is not typed further
-    assert plan("ΑΣΑ", "ΑΣ") is None  # ς then σ: the lower-cased old one is no prefix
-    assert plan("webs", "re:web") is None
 
 
 def test_order_matches_sorts_by_score_then_newest_keeping_ties_in_order():

@@ -26,9 +26,9 @@ def pi_append(path: Path, *objects: Any) -> None:
             handle.write(orjson.dumps(o) + b"\n")
 
 
-def check_with_pi(oracle: Any, path: Path) -> dict[str, Any]:
+def check_with_pi(oracle_073: Any, path: Path) -> dict[str, Any]:
     """pi reads back what pitui holds: leaf, path, labels, name and context."""
-    seen = oracle.open(path)
+    seen = oracle_073.open(path)
     mine = Session.load(str(path))
     assert seen["leafId"] == mine.leaf_id
     assert seen["branch"] == [e.id for e in mine.path_to()]
@@ -51,7 +51,7 @@ def test_choosing_the_leaf_writes_nothing(tmp_path: Path) -> None:
     assert not editor.can_undo
 
 
-def test_branch_without_summary_moves_pi_to_the_entry(tmp_path: Path, oracle: Any) -> None:
+def test_branch_without_summary_moves_pi_to_the_entry(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     editor = SessionEditor(session)
@@ -61,12 +61,12 @@ def test_branch_without_summary_moves_pi_to_the_entry(tmp_path: Path, oracle: An
     assert last["parentId"] == "a2" and last["data"] == {"from": "a4"}
     assert written.entry_id == last["id"] and written.show_id == "a2"
     assert session.leaf_id == last["id"]  # the view's session took the write in
-    seen = check_with_pi(oracle, path)
+    seen = check_with_pi(oracle_073, path)
     assert seen["branch"][-2:] == ["a2", last["id"]]
     assert [m["role"] for m in seen["context"]["messages"]] == ["user", "assistant", "toolResult", "assistant"]
 
 
-def test_branch_with_summary_is_written_as_pi_writes_one(tmp_path: Path, oracle: Any) -> None:
+def test_branch_with_summary_is_written_as_pi_writes_one(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     editor = SessionEditor(Session.load(str(path)))
     written = editor.branch("a2", "Added a changelog entry.")
@@ -76,26 +76,28 @@ def test_branch_with_summary_is_written_as_pi_writes_one(tmp_path: Path, oracle:
     # The files the branch left behind read and changed, as pi's own summaries record them.
     assert last["details"] == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md"]}
     assert written.show_id == last["id"] and "branch summary" in written.message
-    seen = check_with_pi(oracle, path)
+    seen = check_with_pi(oracle_073, path)
     assert seen["context"]["messages"][-1]["role"] == "branchSummary"
 
 
-def test_choosing_a_user_message_puts_the_leaf_on_its_parent_and_offers_its_text(tmp_path: Path, oracle: Any) -> None:
+def test_choosing_a_user_message_puts_the_leaf_on_its_parent_and_offers_its_text(
+    tmp_path: Path, oracle_073: Any
+) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     editor = SessionEditor(Session.load(str(path)))
     written = editor.branch("u2")
     assert written.prompt_text == "Now add a changelog entry"
     assert written.show_id == "a2"
-    seen = check_with_pi(oracle, path)
+    seen = check_with_pi(oracle_073, path)
     assert seen["branch"][-2] == "a2"
 
 
-def test_choosing_the_root_message_empties_the_conversation(tmp_path: Path, oracle: Any) -> None:
+def test_choosing_the_root_message_empties_the_conversation(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     editor = SessionEditor(Session.load(str(path)))
     written = editor.branch("u1")
     assert written.prompt_text == "Fix the flaky test in tests/test_io.py" and written.show_id is None
-    seen = check_with_pi(oracle, path)
+    seen = check_with_pi(oracle_073, path)
     assert seen["context"]["messages"] == []
 
 
@@ -109,7 +111,7 @@ def test_a_summary_of_nothing_left_behind_is_not_written(tmp_path: Path) -> None
     assert "no summary" in written.message
 
 
-def test_writes_hang_off_what_pi_appended_meanwhile(tmp_path: Path, oracle: Any) -> None:
+def test_writes_hang_off_what_pi_appended_meanwhile(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     editor = SessionEditor(session)
@@ -118,7 +120,7 @@ def test_writes_hang_off_what_pi_appended_meanwhile(tmp_path: Path, oracle: Any)
     last = orjson.loads(path.read_bytes().splitlines()[-1])
     assert last["parentId"] == "u3" and last["id"] == written.entry_id
     assert session.entry("u3") is not None
-    check_with_pi(oracle, path)
+    check_with_pi(oracle_073, path)
 
 
 def test_a_replaced_file_is_not_written_to(tmp_path: Path) -> None:
@@ -135,7 +137,7 @@ def test_a_replaced_file_is_not_written_to(tmp_path: Path) -> None:
 # -- labels and names ------------------------------------------------------------------------------
 
 
-def test_label_set_change_clear_and_unchanged(tmp_path: Path, oracle: Any) -> None:
+def test_label_set_change_clear_and_unchanged(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     editor = SessionEditor(session)
@@ -147,23 +149,23 @@ def test_label_set_change_clear_and_unchanged(tmp_path: Path, oracle: Any) -> No
     assert session.labels == {}
     last = orjson.loads(path.read_bytes().splitlines()[-1])
     assert last["type"] == "label" and "label" not in last  # cleared: pi leaves the key out
-    check_with_pi(oracle, path)
+    check_with_pi(oracle_073, path)
 
 
-def test_rename_and_unchanged_name(tmp_path: Path, oracle: Any) -> None:
+def test_rename_and_unchanged_name(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     editor = SessionEditor(session)
     editor.rename("  Flaky   test\nfix ")  # pi's rule: line breaks become spaces, then trim
     assert session.name == "Flaky   test fix"
     assert editor.rename("Flaky   test fix").entry_id is None
-    assert check_with_pi(oracle, path)["name"] == "Flaky   test fix"
+    assert check_with_pi(oracle_073, path)["name"] == "Flaky   test fix"
 
 
 # -- undo ------------------------------------------------------------------------------------------
 
 
-def test_undo_restores_label_name_and_leaf_in_turn(tmp_path: Path, oracle: Any) -> None:
+def test_undo_restores_label_name_and_leaf_in_turn(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     editor = SessionEditor(session)
@@ -178,7 +180,7 @@ def test_undo_restores_label_name_and_leaf_in_turn(tmp_path: Path, oracle: Any) 
     undone = editor.undo()  # the branch
     assert path.read_bytes().startswith(lines) and path.stat().st_size > size  # only ever grows
     assert undone.show_id == leaf_before and f"the leaf is back on {leaf_before}" in undone.message
-    seen = check_with_pi(oracle, path)
+    seen = check_with_pi(oracle_073, path)
     assert seen["branch"][-2] == leaf_before
     assert len(seen["context"]["messages"]) == 8
 
@@ -191,7 +193,7 @@ def test_undo_restores_label_name_and_leaf_in_turn(tmp_path: Path, oracle: Any) 
     assert not editor.can_undo
     with pytest.raises(ActionError, match="Nothing to undo"):
         editor.undo()
-    seen = check_with_pi(oracle, path)
+    seen = check_with_pi(oracle_073, path)
     assert seen["labels"] == {} and seen["name"] is None
 
 
@@ -217,7 +219,7 @@ def test_undo_of_a_label_changed_elsewhere_is_refused(tmp_path: Path) -> None:
         editor.undo()
 
 
-def test_undo_from_a_marker_restores_the_entry_it_stood_for(tmp_path: Path, oracle: Any) -> None:
+def test_undo_from_a_marker_restores_the_entry_it_stood_for(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     session = Session.load(str(path))
     editor = SessionEditor(session)
@@ -225,7 +227,7 @@ def test_undo_from_a_marker_restores_the_entry_it_stood_for(tmp_path: Path, orac
     editor.branch("u1")  # leaf: a root marker
     undone = editor.undo()
     assert undone.show_id == "a2"
-    seen = check_with_pi(oracle, path)
+    seen = check_with_pi(oracle_073, path)
     assert len(seen["context"]["messages"]) == 4
 
 
@@ -246,7 +248,7 @@ def test_digest_lists_prompts_files_commands_and_errors(tmp_path: Path) -> None:
     assert file_lists(left).details() == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md", "src/io.py"]}
 
 
-def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle: Any) -> None:
+def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     # A branch summary with details and a user bash execution on the branch, as pi writes them.
     pi_append(
@@ -278,7 +280,7 @@ def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle
     )
     session = Session.load(str(path))
     targets = ["u1", "a1", "a2", "u2", "r2", "x1"]
-    answers = oracle.branch_summary_input({"file": str(path), "target": t} for t in targets)
+    answers = oracle_073.branch_summary_input({"file": str(path), "target": t} for t in targets)
     for target, seen in zip(targets, answers, strict=True):
         left = abandoned_entries(session, session.leaf_id, target)
         assert [e.id for e in left] == seen["entryIds"], target

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
 from textual.app import App, ComposeResult
 
 from pitui.store.catalog import SearchHit, SessionInfo
 from pitui.store.threads import ListRow, threaded_rows
-from pitui.ui.format import row_title, shorten_home_prefix
+from pitui.ui.format import row_title, shorten_home_path
 from pitui.ui.widgets.session_list import SessionList, _fit, _fit_left
 
 NOW = 1_000_000_000_000.0
@@ -44,9 +45,27 @@ def info(
 
 
 def test_home_becomes_tilde():
-    assert shorten_home_prefix("/home/me/proj", "/home/me") == "~/proj"
-    assert shorten_home_prefix("/srv/x", "/home/me") == "/srv/x"
-    assert shorten_home_prefix("/home/me/proj", "") == "/home/me/proj"
+    assert shorten_home_path("/home/me/proj", "/home/me") == "~/proj"
+    assert shorten_home_path("/srv/x", "/home/me") == "/srv/x"
+    assert shorten_home_path("/home/me/proj", "") == "/home/me/proj"
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [  # printed by pi 1.6.0's shortenHomePath, with home /home/me and /home/me/
+        ("/home/me", "~"),
+        ("/home/me/", "~"),
+        ("/home/me/x", "~/x"),
+        ("/home/me2/x", "/home/me2/x"),
+        ("/home/me/./x/../y", "~/y"),
+        ("/home/me//x", "~/x"),
+        ("rel/x", "rel/x"),
+        ("/srv", "/srv"),
+    ],
+)
+def test_home_shortening_is_pi_16s(path, expected):
+    assert shorten_home_path(path, "/home/me") == expected
+    assert shorten_home_path(path, "/home/me/") == expected
 
 
 def test_title_is_the_name_else_the_first_message_made_safe():

@@ -94,10 +94,10 @@ def shown_roles(pilot: Pilot[Any]) -> list[str]:
     return [PI_ROLE[type(item)] for item in view.items if type(item) in PI_ROLE]
 
 
-async def pi_sees_the_view(oracle: Any, path: Path, pilot: Pilot[Any]) -> dict[str, Any]:
+async def pi_sees_the_view(oracle_073: Any, path: Path, pilot: Pilot[Any]) -> dict[str, Any]:
     """pi loads the file and finds the leaf, labels, name and context the view shows (with the
     cursor on the leaf, Ctrl+G: the pane shows the conversation pi continues)."""
-    seen = oracle.open(path)
+    seen = oracle_073.open(path)
     screen = pilot.app.screen
     assert isinstance(screen, SessionScreen) and screen.session is not None
     await pilot.press("ctrl+g")
@@ -135,7 +135,7 @@ async def test_escape_at_the_question_writes_nothing(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-async def test_branch_without_summary_shows_at_once_and_pi_agrees(tmp_path: Path, oracle: Any) -> None:
+async def test_branch_without_summary_shows_at_once_and_pi_agrees(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -150,10 +150,10 @@ async def test_branch_without_summary_shows_at_once_and_pi_agrees(tmp_path: Path
         assert f"Branched to a2: wrote a pitui.branch entry {written['id']}" in status(pilot)
         assert tree_of(pilot).selected_id == "a2"
         await until(pilot, lambda: shown_roles(pilot) == ["user", "assistant", "toolResult", "assistant"])
-        await pi_sees_the_view(oracle, path, pilot)
+        await pi_sees_the_view(oracle_073, path, pilot)
 
 
-async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle: Any) -> None:
+async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -172,7 +172,7 @@ async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle: 
         assert written["details"] == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md"]}
         assert tree_of(pilot).selected_id == written["id"]
         await until(pilot, lambda: shown_roles(pilot)[-1:] == ["branchSummary"])
-        await pi_sees_the_view(oracle, path, pilot)
+        await pi_sees_the_view(oracle_073, path, pilot)
 
 
 async def test_escape_in_the_editor_returns_to_the_question_and_an_empty_summary_is_refused(tmp_path: Path) -> None:
@@ -199,7 +199,7 @@ def summarizer(tmp_path: Path, body: str, timeout: float = 30) -> Config:
     return Config(summarizer_command=(sys.executable, str(script)), summarizer_timeout=timeout)
 
 
-async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_path: Path, oracle: Any) -> None:
+async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     seen_input = tmp_path / "input.txt"
     config = summarizer(
@@ -219,7 +219,7 @@ async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_pat
             "The changelog got its entry.\n\n<read-files>\nREADME.md\n</read-files>\n\n"
             "<modified-files>\nCHANGELOG.md\n</modified-files>"
         )
-        await pi_sees_the_view(oracle, path, pilot)
+        await pi_sees_the_view(oracle_073, path, pilot)
     assert seen_input.read_text().startswith("[User]: Now add a changelog entry")
 
 
@@ -266,7 +266,7 @@ async def test_without_a_summarizer_its_choice_cannot_be_taken(tmp_path: Path) -
         await pilot.press("escape")
 
 
-async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, oracle: Any) -> None:
+async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -277,13 +277,13 @@ async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, or
         assert "copied to the clipboard, to ask again in pi" in status(pilot)  # said once, in the status line
         assert not pilot.app._notifications
         assert tree_of(pilot).selected_id == "a2"
-        await pi_sees_the_view(oracle, path, pilot)
+        await pi_sees_the_view(oracle_073, path, pilot)
 
 
 # -- labels, names, undo ---------------------------------------------------------------------------
 
 
-async def test_label_set_cancel_and_clear(tmp_path: Path, oracle: Any) -> None:
+async def test_label_set_cancel_and_clear(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -297,7 +297,7 @@ async def test_label_set_cancel_and_clear(tmp_path: Path, oracle: Any) -> None:
         await until(pilot, lambda: "Label “fixed” set on a2" in status(pilot))
         tree = tree_of(pilot)
         assert "[fixed]" in tree.model.row(tree.model.cursor).plain
-        await pi_sees_the_view(oracle, path, pilot)
+        await pi_sees_the_view(oracle_073, path, pilot)
         # Again: the dialog holds the label; emptied, it clears it.
         await highlight(pilot, "a2")
         await press_for(pilot, "L", LabelDialog)
@@ -305,10 +305,10 @@ async def test_label_set_cancel_and_clear(tmp_path: Path, oracle: Any) -> None:
         pilot.app.screen.query_one("#label-input").value = ""
         await pilot.press("enter")
         await until(pilot, lambda: "Label cleared on a2" in status(pilot))
-        assert (await pi_sees_the_view(oracle, path, pilot))["labels"] == {}
+        assert (await pi_sees_the_view(oracle_073, path, pilot))["labels"] == {}
 
 
-async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Path, oracle: Any) -> None:
+async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
@@ -320,10 +320,10 @@ async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Pat
         await pilot.press(*"Flaky test", "enter")
         await until(pilot, lambda: "Named “Flaky test”" in status(pilot))
         assert static_text(screen, "#session-title").startswith("Flaky test")
-        assert (await pi_sees_the_view(oracle, path, pilot))["name"] == "Flaky test"
+        assert (await pi_sees_the_view(oracle_073, path, pilot))["name"] == "Flaky test"
 
 
-async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle: Any) -> None:
+async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -340,11 +340,11 @@ async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle: Any) ->
         await until(pilot, lambda: "Undid the branch" in status(pilot))
         assert path.read_bytes().startswith(before_undo)  # the file only grew
         await until(pilot, lambda: len(shown_roles(pilot)) == 8)
-        await pi_sees_the_view(oracle, path, pilot)
+        await pi_sees_the_view(oracle_073, path, pilot)
 
         await pilot.press("ctrl+z")
         await until(pilot, lambda: "Undid the label" in status(pilot))
-        assert (await pi_sees_the_view(oracle, path, pilot))["labels"] == {}
+        assert (await pi_sees_the_view(oracle_073, path, pilot))["labels"] == {}
         await pilot.press("ctrl+z")
         await until(pilot, lambda: "Nothing to undo" in status(pilot))
 
@@ -352,7 +352,7 @@ async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle: Any) ->
 # -- fork, clone, trash, resume --------------------------------------------------------------------
 
 
-async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, oracle: Any) -> None:
+async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     before = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
@@ -373,7 +373,7 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
         )
         forked = Path(pilot.app.screen.session_path)
         assert forked.parent == path.parent
-        seen = oracle.open(forked)
+        seen = oracle_073.open(forked)
         assert seen["header"]["parentSession"] == str(path)
         assert seen["branch"] == ["u1", "a1", "r1", "a2"]
         await until(pilot, lambda: shown_roles(pilot) == ["user", "assistant", "toolResult", "assistant"])
@@ -384,7 +384,7 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
     assert path.read_bytes() == before  # the source is not written
 
 
-async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle: Any) -> None:
+async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -392,7 +392,7 @@ async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle: An
         await press_for(pilot, "ctrl+n", ConfirmDialog)
         await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path))
-        assert oracle.open(pilot.app.screen.session_path)["branch"] == ["u1", "a1", "r1", "a2"]
+        assert oracle_073.open(pilot.app.screen.session_path)["branch"] == ["u1", "a1", "r1", "a2"]
         assert pilot.app.clipboard == "Now add a changelog entry"
         await pilot.press("escape")
         await until(pilot, lambda: pilot.app.screen.session_path == str(path))
@@ -401,7 +401,7 @@ async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle: An
         await until(pilot, lambda: "Nothing comes before the first message" in status(pilot))
 
 
-async def test_clone_copies_the_active_path(tmp_path: Path, oracle: Any) -> None:
+async def test_clone_copies_the_active_path(tmp_path: Path, oracle_073: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -414,7 +414,7 @@ async def test_clone_copies_the_active_path(tmp_path: Path, oracle: Any) -> None
         assert "(8 entries)" in dialog_text(pilot.app.screen)
         await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path) and pilot.app.screen.session is not None)
-        seen = oracle.open(pilot.app.screen.session_path)
+        seen = oracle_073.open(pilot.app.screen.session_path)
         assert seen["branch"] == ["u1", "a1", "r1", "a2", "u2", "a3", "r2", "a4"]
 
 
@@ -514,7 +514,7 @@ for n in range(count):  # pi's appends: each message under the one before, one w
 """
 
 
-async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, oracle: Any) -> None:
+async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, oracle_073: Any) -> None:
     path = write(
         tmp_path / "s.jsonl", header(), msg("u1", None, "user", "start"), msg("a1", "u1", "assistant", "ok", n=1)
     )
@@ -560,10 +560,12 @@ async def test_writes_while_pi_appends_keep_every_line_whole(tmp_path: Path, ora
     assert {f"p{n:07d}" for n in range(count)} <= set(ids)  # everything pi wrote
     assert set(mine) <= set(ids) and len(mine) >= 6  # everything pitui wrote
     assert len(Session.load(str(path)).problems) == 0
-    oracle.open(path)
+    oracle_073.open(path)
 
 
-async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(tmp_path: Path, oracle: Any) -> None:
+async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_trash(
+    tmp_path: Path, oracle_073: Any
+) -> None:
     old = [header(version=None)] + [
         {
             "type": "message",
@@ -587,7 +589,7 @@ async def test_an_old_format_file_is_rewritten_once_with_the_original_in_the_tra
                 and "v1" in screen.session.labels.values()
             ),
         )
-        seen = oracle.open(path)
+        seen = oracle_073.open(path)
         assert list(seen["labels"].values()) == ["v1"]
         assert seen["header"]["version"] == 3
     assert (trash_dir() / "files" / path.name).read_bytes() == original

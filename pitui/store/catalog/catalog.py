@@ -36,6 +36,7 @@ from pitui.store.catalog.model import (
 from pitui.store.catalog.scan import ScanState, os_reason
 from pitui.store.catalog.search import WARM_UP_BATCH, CatalogSearch
 from pitui.store.catalog.workers import POOL_ERRORS, Job, Outcome, scan_in_pool, scan_job, worker_count
+from pitui.store.js import js_locale_key
 from pitui.store.paths import agent_dir as default_agent_dir
 from pitui.store.paths import default_session_dir, session_dir_for, sessions_root
 from pitui.store.query import SortMode, has_session_name, order_indexes, parse_search_query
@@ -130,17 +131,22 @@ class Catalog:
 
     def list_all(self, on_progress: ProgressFn | None = None) -> builtins.list[SessionInfo]:
         """pi's ``SessionManager.listAll``: the sessions in every folder directly under
-        ``<agent>/sessions`` (not files directly in it, not custom folders)."""
+        ``<agent>/sessions``, symbolic links to folders included (not files directly in it, not
+        custom folders). Ties of ``modified`` are in pi's order: the file's mtime, newest first,
+        then the file name, descending."""
         self.problems = []
         root = sessions_root(self.agent_dir)
         try:
             with os.scandir(root) as it:
-                dirs = sorted(e.path for e in it if e.is_dir(follow_symlinks=False))
+                # (a link to anything but a folder, a dangling one or a loop: pi's readdir of it
+                # fails and it lists nothing there, as this does not look)
+                dirs = sorted(e.path for e in it if _is_folder(e))
         except OSError:
             return []
         files: list[str] = []
         for folder in dirs:
             files.extend(self._folder_files(folder))
+        files = _by_mtime_then_name(files)
         infos = self._list_paths(files, on_progress)
         unreadable = {problem.path for problem in self.problems}
         self._forget_missing(root, 2, files, unreadable)
@@ -177,6 +183,11 @@ class Catalog:
             return [info for row in rows if _at_depth((info := info_from_row(row)).path, prefix, depth)]
 
         infos = self._retrying(work)
+        if depth == 1:
+            infos.sort(key=lambda info: os.path.basename(info.path), reverse=True)
+            infos.sort(key=lambda info: js_locale_key(os.path.basename(info.path)), reverse=True)
+        else:
+            infos = _by_mtime_then_name(infos, lambda info: info.mtime_ns)
         infos.sort(key=_modified_key)
         return infos
 
@@ -213,8 +224,11 @@ class Catalog:
         self._retrying(work)
 
     def _folder_files(self, folder: str) -> builtins.list[str]:
+        """The ``.jsonl`` files of ``folder`` in pi's order: ``b.localeCompare(a)``, so that
+        sessions with the same ``modified`` are listed by file name, descending."""
         try:
-            names = sorted(name for name in os.listdir(folder) if name.endswith(".jsonl"))
+            names = sorted((name for name in os.listdir(folder) if name.endswith(".jsonl")), reverse=True)
+            names.sort(key=js_locale_key, reverse=True)
         except FileNotFoundError:
             return []
         except OSError as error:
@@ -445,9 +459,8 @@ class Catalog:
         in others with :meth:`snippet`. ``cancelled()`` is asked now and then: when it says
         yes, :class:`SearchCancelled` is raised.
 
-        A query typed further than an earlier one (``foo`` after ``fo``, ``foo b`` after ``foo``)
-        is answered from the earlier outcomes: only the sessions it matched are looked at, from
-        where each token's matching stopped.
+        Each session's lower-cased fields are kept in memory after the first search, so a
+        keystroke costs substring tests over the messages and fuzzy scores over names and cwds.
         """
         parsed = parse_search_query(query)
         if scope is None:
@@ -561,12 +574,42 @@ def _of_project(infos: list[SessionInfo], cwd: str) -> list[SessionInfo]:
     return [info for info in infos if info.cwd and _resolve(info.cwd) == target]
 
 
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """A folder, or a symbolic link to one (pi 1.6's ``listAll`` takes both)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False  # a link loop
+
+
 def _is_regular(mode: int) -> bool:
     return stat.S_ISREG(mode)
 
 
 def _resolve(path: str) -> str:
     return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
+
+
+def _by_mtime_then_name(items: list[Any], mtime_of: Callable[[Any], float] | None = None) -> list[Any]:
+    """Paths (or rows) in the order pi's ``listAll`` reads them: mtime newest first, then the
+    base name by ``b.localeCompare(a)``, then the path (pi: readdir order). An unreadable
+    file's mtime counts as -infinity."""
+
+    def stat_mtime(path: str) -> float:
+        try:
+            return os.stat(path).st_mtime_ns
+        except OSError:
+            return -math.inf
+
+    def path_of(item: Any) -> str:
+        return item if mtime_of is None else item.path  # type: ignore[no-any-return]
+
+    get = mtime_of if mtime_of is not None else stat_mtime
+    out = sorted(items, key=path_of, reverse=True)
+    out.sort(key=lambda item: js_locale_key(os.path.basename(path_of(item))), reverse=True)
+    mtimes = {id(item): get(item) for item in out}
+    out.sort(key=lambda item: mtimes[id(item)], reverse=True)
+    return out
 
 
 def _modified_key(info: SessionInfo) -> float:

@@ -1,11 +1,17 @@
 """pi's ``buildSessionInfo`` over a file's bytes: the running state of its loop, resumable
 where the last scan stopped.
 
-Rules reproduced from pi 0.73.1 (``session-manager.js``, ``buildSessionInfo``):
+Rules reproduced from pi 1.6.0 (``session-manager.js``, ``buildSessionInfo``):
 
-- the content is ``trim()``-ed and split on ``\\n``; blank lines and lines ``JSON.parse`` rejects
-  are skipped; the first parsed value must have ``type: "session"`` or the file is not listed;
-- anything that makes pi's loop throw (a ``null`` line, a message entry without a message, a
+- lines end at ``\\n`` only, as pitui's (and pi's) opening splits them: pi 1.6's listing also
+  ends lines at a lone ``\\r`` (readline), which makes it count and date a file other than
+  opening it does (pi-1.6.md B2); pitui lists what opening shows;
+- blank lines, lines ``JSON.parse`` rejects and falsy JSON values (``null``, ``false``, ``0``,
+  ``""``) are skipped; the first value left must have ``type: "session"`` or the file is not
+  listed;
+- the content is ``trim()``-ed first, as pitui's reader still does (pi 0.73.1's rule): a file
+  that starts with a UTF-8 BOM is listed and opens. pi 1.6 neither lists nor opens it (B1);
+- anything that makes pi's loop throw (a message entry without a message, a
   message whose content is neither a string nor an array, a ``null`` content block, a
   ``session_info`` name that is not a string) drops the file from the listing, as pi's
   ``try``/``catch`` does;
@@ -37,6 +43,7 @@ from pitui.store.js import (
     js_rstrip_bytes,
     js_string,
     js_trim,
+    js_truthy,
     time_clip,
 )
 from pitui.store.jsonl import UNPARSED, BadLine, parse_line
@@ -172,6 +179,8 @@ class ScanState:
                 entry = parse_line(bytes(seg), orjson_refused=True)
             except BadLine:
                 return
+        if type(entry) is not dict and not js_truthy(entry):
+            return  # null, false, 0, "": skipped (pi 1.6's ``if (!entry) continue``)
         if not self.has_header:
             # The first parsed value is the header; buildSessionInfo rejects anything else.
             if isinstance(entry, dict) and entry.get("type") == "session":
@@ -187,8 +196,6 @@ class ScanState:
                 self.unlisted_reason = "not a session file: the first line is not a session header"
             return
         if type(entry) is not dict:
-            if entry is None:
-                self.unlisted_reason = f"pi cannot list it: a null line at byte {offset}"
             return
         kind = entry.get("type")
         if kind == "message":

@@ -1,9 +1,8 @@
 """Searching the catalog: pi's ``/resume`` matching over cached session texts, kept fast for
 every keystroke by what :class:`CatalogSearch` remembers between searches.
 
-It keeps three things: the lower-cased search text of each session (made ahead of the first
-search, up to a budget of characters), the outcomes of the last few token queries (a query
-typed further starts from them), and the search texts of the last sessions given a snippet.
+It keeps two things: the lower-cased fields of each session (made ahead of the first search, up
+to a budget of characters), and the search texts of the last sessions given a snippet.
 """
 
 from __future__ import annotations
@@ -18,11 +17,9 @@ from typing import Any
 from pitui.store.catalog.db import stored_text, texts
 from pitui.store.catalog.index import prefilter
 from pitui.store.catalog.model import SearchCancelled, SearchHit, Segment, SessionInfo
-from pitui.store.fuzzy import TokenMatcher, lowered_utf16
-from pitui.store.query import ParsedQuery, match_spans, match_text, phrase_chunks
+from pitui.store.query import ParsedQuery, SessionFields, match_fields, match_spans, phrase_chunks
 
 __all__ = [
-    "REMEMBERED_OUTCOMES",
     "SNIPPET_BEFORE",
     "SNIPPET_SOURCES",
     "SNIPPET_WIDTH",
@@ -41,9 +38,6 @@ WARM_UP_BATCH = 32
 # tokens (fast): often enough to stop soon, rarely enough to cost nothing. Masks for ``n & mask``.
 REGEX_CANCEL_MASK = 31
 TOKEN_CANCEL_MASK = 127
-# Token queries whose outcomes are kept: a few keystrokes back, for a query typed further (or
-# back to one of them) to start from.
-REMEMBERED_OUTCOMES = 8
 # Sessions whose search text and segments are kept for snippets: more than the hits on a screen,
 # since the next keystroke's snippets are mostly of the same sessions.
 SNIPPET_SOURCES = 64
@@ -61,35 +55,31 @@ class CatalogSearch:
 
     def __init__(self) -> None:
         self.text_cache_chars = TEXT_CACHE_CHARS
-        # sid -> (size, mtime_ns, id, name, cwd, lower-cased search text)
-        self._lower_cache: dict[int, tuple[int, int, Any, str | None, str, str]] = {}
-        self._lower_cache_chars = 0
-        # The outcomes of the last few token queries, for the next keystroke to start from: per
-        # path, the outcome (None: no match) and the lower-cased text it was found on.
-        self._outcomes: OrderedDict[Any, tuple[dict[str, Any], dict[str, str]]] = OrderedDict()
+        # sid -> (size, mtime_ns, id, name, cwd, lower-cased fields, characters counted)
+        self._fields_cache: dict[int, tuple[int, int, Any, str | None, str, SessionFields, int]] = {}
+        self._cache_chars = 0
         self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
 
     def clear(self) -> None:
         """Forget everything (the cache was thrown away)."""
-        self._lower_cache.clear()
-        self._lower_cache_chars = 0
-        self._outcomes.clear()
+        self._fields_cache.clear()
+        self._cache_chars = 0
         self._snippet_sources.clear()
 
     def forget(self, sid: int) -> None:
         """Forget a session that left the cache."""
-        lowered = self._lower_cache.pop(sid, None)
-        if lowered is not None:
-            self._lower_cache_chars -= len(lowered[-1])
+        kept = self._fields_cache.pop(sid, None)
+        if kept is not None:
+            self._cache_chars -= kept[6]
 
     @property
     def full(self) -> bool:
         """Whether the lower-cased texts kept use up their allowance."""
-        return self._lower_cache_chars >= self.text_cache_chars
+        return self._cache_chars >= self.text_cache_chars
 
     def prepare(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> None:
         """Make the lower-cased texts of ``wanted`` (sid -> row) ahead of a search."""
-        self._lowered(conn, wanted)
+        self._fields(conn, wanted)
 
     def match(
         self,
@@ -99,7 +89,10 @@ class CatalogSearch:
         parsed: ParsedQuery,
         cancelled: Callable[[], bool] | None = None,
     ) -> tuple[list[SessionInfo], list[float], list[int | None]]:
-        """The sessions of ``infos`` that match, in their order, with their scores and sids."""
+        """The sessions of ``infos`` that match, in their order, with their scores and sids.
+
+        The full-text index only rules sessions out (those that cannot hold a phrase); whether
+        a session matches, and its score, are pi's ``matchSession`` on its fields."""
         candidates: set[str] | None = None
         chunks = phrase_chunks(parsed)
         if chunks:
@@ -112,75 +105,35 @@ class CatalogSearch:
         found: list[SessionInfo] = []
         scores: list[float] = []
         found_sids: list[int | None] = []
-        if parsed.mode == "regex":
-            mask = REGEX_CANCEL_MASK
-            by_sid = texts(conn, set(wanted))
-            for n, info in enumerate(infos):
-                if cancelled is not None and not n & mask and cancelled():
-                    raise SearchCancelled
-                if candidates is not None and info.path not in candidates:
-                    continue
-                sid = sids.get(info.path)
-                body = by_sid.get(sid, "") if sid is not None else ""
-                result = match_text(f"{info.id_text} {info.name or ''} {body} {info.cwd}", parsed)
-                if result.matches:
-                    found.append(info)
-                    scores.append(result.score)
-                    found_sids.append(sid)
-            return found, scores, found_sids
-
-        lowered = self._lowered(conn, wanted)
-        matcher = TokenMatcher(parsed)
-        # The outcomes of the longest remembered query this one extends: (outcome or None, per
-        # path; the text each was found on, per path).
-        base: tuple[dict[str, Any], dict[str, str]] | None = None
-        best = -1
-        for old, kept in self._outcomes.items():
-            reach = sum(len(token.value) for token in old.tokens)
-            if reach > best and matcher.plan(old) is not None:
-                best, base = reach, kept
-                matcher.start_from(old)
-        base_outcomes, base_texts = base if base is not None else ({}, {})
-        cache = self._lower_cache
-        outcomes: dict[str, Any] = {}
-        on_texts: dict[str, str] = {}
-        mask = TOKEN_CANCEL_MASK
+        regex = parsed.mode == "regex"
+        by_sid = texts(conn, set(wanted)) if regex else {}
+        fields = {} if regex else self._fields(conn, wanted)
+        mask = REGEX_CANCEL_MASK if regex else TOKEN_CANCEL_MASK
         for n, info in enumerate(infos):
             if cancelled is not None and not n & mask and cancelled():
                 raise SearchCancelled
-            path = info.path
-            if candidates is not None and path not in candidates:
+            if candidates is not None and info.path not in candidates:
                 continue
-            sid = sids.get(path)
-            text = lowered.get(sid) if sid is not None else None
-            if text is None:
-                text = _lowered_search_text(info, "")
-            if base_texts.get(path) is text:
-                before = base_outcomes[path]
-                # The shorter query did not match: neither does this one.
-                outcome = None if before is None else matcher.match(text, before)
+            sid = sids.get(info.path)
+            if regex:
+                body = by_sid.get(sid, "") if sid is not None else ""
+                result = match_fields(SessionFields(info.id_text, info.name, info.cwd, ""), parsed, body)
             else:
-                outcome = matcher.match(text)
-            # (Texts not kept in memory are not kept here either.)
-            if sid is not None and (entry := cache.get(sid)) is not None and entry[-1] is text:
-                outcomes[path] = outcome
-                on_texts[path] = text
-            if outcome is not None:
+                f = fields.get(sid) if sid is not None else None
+                if f is None:
+                    f = SessionFields(info.id_text, info.name, info.cwd, "")
+                result = match_fields(f, parsed)
+            if result.matches:
                 found.append(info)
-                scores.append(outcome[0])
+                scores.append(result.score)
                 found_sids.append(sid)
-        self._outcomes[parsed] = (outcomes, on_texts)
-        self._outcomes.move_to_end(parsed)
-        while len(self._outcomes) > REMEMBERED_OUTCOMES:
-            self._outcomes.popitem(last=False)
         return found, scores, found_sids
 
-    def _lowered(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, str]:
-        """The lower-cased UTF-16 form of each wanted session's search text (``id name
-        allMessagesText cwd``, what fuzzy and phrase tokens look in), kept in memory after the
-        first search (up to ``text_cache_chars`` characters in all)."""
-        cache = self._lower_cache
-        out: dict[int, str] = {}
+    def _fields(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, SessionFields]:
+        """Each wanted session's fields as pi's matching compares them (lower-cased), kept in
+        memory after the first search (up to ``text_cache_chars`` characters in all)."""
+        cache = self._fields_cache
+        out: dict[int, SessionFields] = {}
         need: set[int] = set()
         for sid, info in wanted.items():
             entry = cache.get(sid)
@@ -198,14 +151,15 @@ class CatalogSearch:
         if need:
             for sid, text in texts(conn, need).items():
                 info = wanted[sid]
-                low = _lowered_search_text(info, text)
-                out[sid] = low
+                f = SessionFields(info.id_text, info.name, info.cwd, text)
+                out[sid] = f
                 old = cache.pop(sid, None)
                 if old is not None:
-                    self._lower_cache_chars -= len(old[-1])
-                if self._lower_cache_chars + len(low) <= self.text_cache_chars:
-                    cache[sid] = (info.size, info.mtime_ns, info.id, info.name, info.cwd, low)
-                    self._lower_cache_chars += len(low)
+                    self._cache_chars -= old[6]
+                size = f.chars
+                if self._cache_chars + size <= self.text_cache_chars:
+                    cache[sid] = (info.size, info.mtime_ns, info.id, info.name, info.cwd, f, size)
+                    self._cache_chars += size
         return out
 
     # -- snippets ---------------------------------------------------------------------------
@@ -304,9 +258,3 @@ class _SnippetSource:
 def _clean(text: str) -> str:
     """One line of plain text: line breaks, tabs and control characters become spaces."""
     return _CONTROL.sub(" ", text)
-
-
-def _lowered_search_text(info: SessionInfo, text: str) -> str:
-    """``lowered_utf16`` of pi's search text for ``info`` with ``text`` as its messages' text."""
-    name = info.name or ""
-    return f"{lowered_utf16(info.id_text)} {lowered_utf16(name)} {lowered_utf16(text)} {lowered_utf16(info.cwd)}"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pitui.store.catalog import Scope
 from pitui.store.paths import listed_folder, misplaced_agent_dir, real_path_cached, session_dir_for
-from pitui.ui.format import fit_middle, row_title, shorten_home_prefix
+from pitui.ui.format import fit_middle, row_title, shorten_home_path
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, ListingProblem, SessionInfo
@@ -124,7 +124,7 @@ class PickerListing:
                 return f"  No named sessions found. Press {named} to show all."
             return f"  No named sessions in current folder. Press {named} to show all, or {scope_key} to view all."
         folder = self.folders()[1 if scope == "all" else 0]
-        folder = fit_middle(shorten_home_prefix(folder, os.path.expanduser("~")), width)  # one line, whole words
+        folder = fit_middle(shorten_home_path(folder, os.path.expanduser("~")), width)  # one line, whole words
         if scope == "all":
             text = f"  No sessions found\n  Looked in {folder}"
         else:
@@ -172,7 +172,9 @@ class PickerListing:
         return out
 
     def canonical(self, path: str) -> str:
-        return self._canon.get(path, path)
+        """The key pi compares session paths by (``getPathComparisonKey``): the real path,
+        case-folded on Windows."""
+        return os.path.normcase(self._canon.get(path, path))
 
     def title_of(self, path: str | None) -> str | None:
         """The row title of a listed session (by real path, as pi threads forks)."""

@@ -30,7 +30,7 @@ from textual.widget import Widget
 from pitui.safe_text import safe_line
 from pitui.store.catalog import SearchHit, SessionInfo
 from pitui.store.threads import ListRow
-from pitui.ui.format import fit_middle, format_age, row_title, shorten_home_prefix
+from pitui.ui.format import fit_middle, format_age, row_title, shorten_home_path
 
 __all__ = [
     "SessionList",
@@ -420,8 +420,8 @@ class SessionList(ScrollView, can_focus=False):
         the whole line (losing count and age), the places give way: the cwd first when the
         file is shown (its folder is named after the cwd), then the start of the path."""
         tail = f"{info.message_count} {format_age(last_activity(info), self.now_ms)}"
-        path = shorten_home_prefix(safe_line(info.path), self.home) if self.show_path else ""
-        cwd = shorten_home_prefix(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
+        path = shorten_home_path(safe_line(info.path), self.home) if self.show_path else ""
+        cwd = shorten_home_path(safe_line(info.cwd), self.home) if self.show_cwd and info.cwd else ""
         right = " ".join(part for part in (path, cwd, tail) if part)
         if cell_len(right) <= budget:
             return right
