@@ -11,19 +11,20 @@ from typing import Any
 
 import pytest
 
-from devkit.bench import generate
+from devkit.bench.session_builder import MODELS, SessionBuilder
+from devkit.bench.text_corpus import Corpus
 
 
 def small_session(path: Path, seed: int) -> list[dict[str, Any]]:
     """A session from the benchmark's own builder, on a small corpus (the real one takes seconds)."""
     rng = random.Random(seed)
-    corpus = generate.Corpus.__new__(generate.Corpus)
-    corpus.prose = generate.Corpus._prose(rng, 60_000)
-    corpus.code = generate.Corpus._code(rng, 60_000)
-    corpus.shell = generate.Corpus._shell(rng, 20_000)
+    corpus = Corpus.__new__(Corpus)
+    corpus.prose = Corpus._prose(rng, 60_000)
+    corpus.code = Corpus._code(rng, 60_000)
+    corpus.shell = Corpus._shell(rng, 20_000)
     corpus.b64 = "QUJD" * 2_000
-    b = generate.SessionBuilder(rng, corpus, 1_770_000_000_000, scale=0.3)
-    b.model = generate._MODELS[0]  # anthropic: its sessions get cache-warming entries
+    b = SessionBuilder(rng, corpus, 1_770_000_000_000, scale=0.3)
+    b.model = MODELS[0]  # anthropic: its sessions get cache-warming entries
     b.start("/home/dev/projects/bench")
     for turn in range(40):
         b.turn(max_rounds=4)
