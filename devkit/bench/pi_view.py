@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from devkit.bench.picker_bench import PaneGone, Tmux, tree_cpu
+from devkit.bench.tmux import PaneGone, Tmux, tree_cpu
 from devkit.env import Pi
 
 
