@@ -42,10 +42,11 @@ from pitui.ui.widgets.conversation.view import ConversationView
 def build_session(messages: int, seed: int = 5000) -> bytes:
     rng = random.Random(seed)
     builder = SessionBuilder(rng, shared_corpus(seed), 1_770_000_000_000, scale=0.4)
-    builder.start()
+    cwd = "/home/dev/projects/bench"
+    builder.start(cwd)
     while sum(1 for _, kind in builder.path if kind != "meta") < messages:
         builder.turn()
-    builder.header("019d0000-0000-7000-8000-000000000000", "/home/dev/projects/bench")
+    builder.header("019d0000-0000-7000-8000-000000000000", cwd)
     return builder.data()
 
 
