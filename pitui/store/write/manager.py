@@ -63,8 +63,9 @@ class SessionManager:
 
         Appends then go to the file and into ``session``, so a view holding it stays current;
         an append is refused if the file changed since ``session`` last read it.
+        The cwd is held resolved, as pi 1.6 holds it (so headers pitui writes name it so).
         """
-        self._cwd = cwd
+        self._cwd = paths.resolve_path(cwd)
         self._session_dir = session_dir
         self._persist = persist
         self._session_file: str | None = None
@@ -103,7 +104,7 @@ class SessionManager:
         if path is None:
             raise ValueError("the session was not read from a file")
         header_cwd = (session.header or {}).get("cwd")
-        cwd = cwd_override if cwd_override is not None else header_cwd if header_cwd is not None else os.getcwd()
+        cwd = cwd_override if cwd_override is not None else header_cwd if isinstance(header_cwd, str) else os.getcwd()
         return cls(cwd, session_dir or os.path.dirname(os.path.abspath(path)), path, True, session=session)
 
     @classmethod
@@ -129,6 +130,7 @@ class SessionManager:
             raise ValueError(f"Cannot fork: source session file is empty or invalid: {source_path}") from error
         if source.header is None:
             raise ValueError(f"Cannot fork: source session file is empty or invalid: {source_path}")
+        target_cwd = paths.resolve_path(target_cwd)
         folder = session_dir or paths.default_session_dir(target_cwd)
         session_id = uuid7()
         timestamp = now_iso()
@@ -139,7 +141,7 @@ class SessionManager:
             "id": session_id,
             "timestamp": timestamp,
             "cwd": target_cwd,
-            "parentSession": os.path.abspath(source_path),
+            "parentSession": paths.resolve_path(source_path),
         }
         create_file(new_file, [dumps(header), *(dumps(e.data) for e in source.entries)])
         return cls(target_cwd, folder, new_file, True)
