@@ -7,7 +7,7 @@ many files with pitui and with pi and compare the results.
 The files look like pi's: a header, then (usually) ``model_change`` and
 ``thinking_level_change``, conversations with tool calls and results, ``!`` commands, and every
 other entry type: labels (set, changed, cleared), session names (also cleared), compactions with
-``firstKeptEntryId`` or with ``retainedTail`` (also empty), branch summaries (also empty and at
+``firstKeptEntryId`` or with a ``retainedTail`` key (also empty; no pi reads it), branch summaries (also empty and at
 the root), custom entries and custom messages, model and thinking changes. Most entries extend
 the current leaf; some start a branch from a random earlier entry (with or without a branch
 summary, as pi's /tree does), and a few start a new root. A few lines are bad (garbage, a cut
@@ -66,7 +66,7 @@ MODELS = [
     ("openai", "gpt-5.1-codex", "openai-responses"),
     ("google", "gemini-2.5-pro", "google-generative-ai"),
 ]
-LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"]
+LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"]
 TOOLS = ["read", "edit", "write", "bash", "grep"]
 BRANCH_SUMMARY_PREAMBLE = (
     "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n"

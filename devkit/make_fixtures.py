@@ -45,6 +45,7 @@ from devkit.builder import (
     user_msg,
 )
 from devkit.builder import entry_id as e
+from devkit.fixtures_context import CONTEXT_FIXTURES
 from devkit.fixtures_pi16 import EXISTING, NO_FILE, PI16_FIXTURES
 from devkit.oracle import open_copy_in_pi
 from devkit.pijson import dumps, line
@@ -197,8 +198,8 @@ def _compaction_no_first_kept() -> bytes:
 
 @fixture(
     "compaction-retained-tail.jsonl",
-    "A compaction carrying a non-empty `retainedTail` (newer format, §4.4) that differs from the `firstKeptEntryId` range: the newer rule gives summary, the tail (1 message), then the entries after.",
-    "pi 0.73.1 ignores `retainedTail`: summary, e0000005, e0000006, then the entries after (context differs by design).",
+    "A compaction carrying a non-empty `retainedTail` key (no released pi has it) that differs from the `firstKeptEntryId` range: it is carried along, not read.",
+    "pi 0.73.1 and 1.6.0 ignore `retainedTail`: summary, e0000005, e0000006, then the entries after.",
 )
 def _retained_tail() -> bytes:
     tail = [user_msg("Question 2 (kept in the checkpoint)", 39)]
@@ -213,8 +214,8 @@ def _retained_tail() -> bytes:
 
 @fixture(
     "compaction-retained-tail-empty.jsonl",
-    "A compaction with `retainedTail: []`: an empty list counts as present, so nothing before the compaction is kept (not even `firstKeptEntryId`'s range).",
-    "pi 0.73.1 ignores it and keeps e0000005, e0000006 (context differs by design).",
+    "A compaction with `retainedTail: []`: the key changes nothing, `firstKeptEntryId`'s range is kept.",
+    "pi 0.73.1 and 1.6.0 keep e0000005, e0000006.",
 )
 def _retained_tail_empty() -> bytes:
     return pi_lines(
@@ -1172,6 +1173,9 @@ on them.
 """
 
 
+FIXTURES.extend(CONTEXT_FIXTURES)
+
+
 def write_all() -> None:
     if OUT.exists():
         for p in OUT.glob("*.jsonl"):
@@ -1214,8 +1218,10 @@ Notes on reading the tables:
 - v1 files get new random ids when pi migrates them, so their ids can only be compared by
   position. pi rewrites a v1/v2 file and overwrites a file it cannot read when it opens it: give
   pi copies only.
-- For the two `retainedTail` files pi 0.73.1 and the newer rule (which pitui follows) differ in
-  `context.messages` by design; everything else must agree.
+- `retainedTail` is read by no released pi (reference pi-1.6.md F6): the two files that carry it
+  show that it is carried along and changes nothing.
+- The `ctx-*` and `sys-*` files (devkit/fixtures_context.py) show pi 1.6.0's reading rules; their
+  notes say what pi 1.6.0 does with them.
 - Surprises worth knowing: a torn line joined to a complete entry loses both (and orphans the
   entry's children); a line `null` or a `message: null` entry makes pi throw; duplicate ids and
   duplicated headers make pi's tree list the same node twice; a NBSP before a JSON object makes

@@ -469,8 +469,9 @@ class Session:
         retained_tail: bool = False,
         with_usage: bool = False,
     ) -> str:
-        """A compaction. With ``retained_tail`` the kept messages are also stored in the entry
-        (newer format); ``firstKeptEntryId`` is written too, so pi 0.73 keeps the same messages."""
+        """A compaction. With ``retained_tail`` copies of the kept messages are also stored in a
+        ``retainedTail`` key, which no released pi reads (it is carried along); the kept range is
+        ``firstKeptEntryId``'s."""
         tokens_before = self.ctx
         path = self.path()
         ids = [p["id"] for p in path]

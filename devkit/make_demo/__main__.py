@@ -43,9 +43,9 @@ shortlinks (/home/user/projects/shortlinks, a small Flask link shortener)
    slugs. A ``custom_message`` from an extension (git-context, string content, displayed) after
    the first prompt, and later one with block content that is not displayed; ``custom`` entries
    (an extension's todo state). A first approach (percent-encoding) is abandoned with a
-   ``branch_summary``; an assistant turn with two parallel tool calls; a compaction in the newer
-   format carrying ``retainedTail`` (copies of the kept messages, and also ``firstKeptEntryId``
-   and ``usage``, so pi 0.73 and the newer rule give the same context); session name set at the end.
+   ``branch_summary``; an assistant turn with two parallel tool calls; a compaction that also
+   carries a ``retainedTail`` key (copies of the kept messages, which no released pi reads: the
+   context comes from ``firstKeptEntryId``) and ``usage``; session name set at the end.
 5. ``ratelimit`` "Docs: rate limiting" (claude-sonnet-4-5, thinking off then low). Short and linear:
    an explanation, an ``error`` stopReason (529 overloaded, empty content, zero usage) followed by
    a thinking level change and a retry, a ``write`` of a docs file; the session name set and later
@@ -126,9 +126,9 @@ def expected_tree(s: Session) -> dict:
     return {"roots": roots, "children": children}
 
 
-def newer_context_roles(s: Session) -> list[str]:
-    """Context roles by the newer rule (format reference §4.4): a compaction with retainedTail is a
-    self-contained checkpoint."""
+def context_roles(s: Session) -> list[str]:
+    """Context roles by pi's rule: the latest compaction, the entries from its firstKeptEntryId
+    on, then the entries after it (a retainedTail key is not read)."""
     path = s.path()
     comp = max((i for i, e in enumerate(path) if e["type"] == "compaction"), default=None)
 
@@ -140,18 +140,15 @@ def newer_context_roles(s: Session) -> list[str]:
         if e["type"] == "branch_summary" and e["summary"]:
             return ["branchSummary"]
         if e["type"] == "compaction":
-            return ["compactionSummary"] + [m["role"] for m in e.get("retainedTail") or []]
+            return ["compactionSummary"]
         return []
 
     if comp is None:
         return [r for e in path for r in roles(e)]
     c = path[comp]
-    if "retainedTail" in c:
-        selected = [c, *path[comp + 1 :]]
-    else:
-        ids = [e["id"] for e in path[:comp]]
-        start = ids.index(c["firstKeptEntryId"]) if c.get("firstKeptEntryId") in ids else comp
-        selected = [c, *path[start:comp], *path[comp + 1 :]]
+    ids = [e["id"] for e in path[:comp]]
+    start = ids.index(c["firstKeptEntryId"]) if c.get("firstKeptEntryId") in ids else comp
+    selected = [c, *path[start:comp], *path[comp + 1 :]]
     out = []
     for e in selected:
         out += roles(e) if e is c or e["type"] != "compaction" else []
@@ -186,8 +183,8 @@ def check(sessions: list[tuple[str, Session, dict]], paths: list[Path]) -> bool:
         if points != exp["branch_points"]:
             problems.append(f"branch points {points}")
         roles = [m["role"] for m in got["context"]["messages"]]
-        if roles != newer_context_roles(s):
-            problems.append("context differs from the newer (retainedTail) rule")
+        if roles != context_roles(s):
+            problems.append("context differs from pi's rule")
         print(
             f"{key:9} {len(s.entries):3} entries, leaf {got['leafId']}, path {len(got['branch'])}, "
             f"branch points {points}, labels {got['labels']}, name {got['name']!r}, "

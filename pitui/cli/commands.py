@@ -80,6 +80,11 @@ def _print_summary(session: Session) -> None:
     )
     _print_totals(session_stats(session.entries))
 
+    from pitui.store.pi_verdict import PI_VERSION, pi_verdicts
+
+    for verdict in pi_verdicts(session):
+        print(f"pi {PI_VERSION:<6} {safe(str(verdict))}")
+
 
 def _print_totals(stats: SessionStats) -> None:
     """pi's /session totals: messages, tool calls, tokens (input as pi counts it: with the cache

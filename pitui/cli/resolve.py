@@ -74,5 +74,7 @@ def read_session(path: str, read: Callable[[str], T]) -> T:
         raise CliError(f"{path}: {error.strerror or error}") from None
     session = result[0] if isinstance(result, tuple) else result
     if session.header is None:
-        raise CliError(f"{path}: empty file: not a pi session yet")
+        from pitui.store.pi_verdict import empty_file_verdict
+
+        raise CliError(f"{path}: empty file: not a pi session yet ({empty_file_verdict()})")
     return result

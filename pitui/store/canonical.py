@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitui.store.context import context_messages
-from pitui.store.js import MISSING, Opaque, js_string
+from pitui.store.js import MISSING, Opaque, js_len, js_string, js_truthy
 from pitui.store.jsonl import prepare
+from pitui.store.pi_verdict import pi_verdicts
 from pitui.store.reader import Session
 from pitui.store.totals import stats_json
 
@@ -35,7 +35,8 @@ def _put(digest: dict[str, Any], key: str, value: Any) -> None:
 
 
 def message_digest(message: Any) -> dict[str, Any]:
-    """The oracle's ``messageDigest``: role, text or block types, and a few role fields."""
+    """The oracle's ``messageDigest``: role, text or block types and text length, a few role
+    fields, and what a system message sets (sections, tools added and removed)."""
     if type(message) is not dict:
         return {}
     digest: dict[str, Any] = {}
@@ -46,12 +47,30 @@ def message_digest(message: Any) -> dict[str, Any]:
         digest["blocks"] = [b.get("type") if type(b) is dict else None for b in content]
         if not all(type(t) is str for t in digest["blocks"]):
             digest["blocks"] = prepare(digest["blocks"])
+        digest["textLen"] = sum(
+            js_len(b["text"])
+            for b in content
+            if type(b) is dict and b.get("type") == "text" and type(b.get("text")) is str
+        )
     elif type(content) is str:
         digest["text"] = content
     if type(role) is str and role in _ROLE_FIELDS:
         for key in _ROLE_FIELDS[role]:
             _put(digest, key, message.get(key, MISSING))
+    if role == "system":
+        _system_digest(digest, message)
     return digest
+
+
+def _system_digest(digest: dict[str, Any], message: dict[str, Any]) -> None:
+    sections = message.get("sections")
+    if js_truthy(sections):
+        items = sections.items() if type(sections) is dict else enumerate(sections) if type(sections) is list else ()
+        digest["sections"] = {js_string(k): None if v is None else "set" for k, v in items}
+    for key in ("toolsAdded", "toolsRemoved"):
+        tools = message.get(key)
+        if js_truthy(tools) and type(tools) is list:
+            digest[key] = prepare([t.get("name", MISSING) if type(t) is dict else MISSING for t in tools])
 
 
 _ROLE_FIELDS = {
@@ -70,7 +89,8 @@ def inspect_file(path: str) -> tuple[Session, dict[str, Any]]:
 
 
 def inspect_session(session: Session) -> dict[str, Any]:
-    """Header, entries, leaf, branch, tree, labels, name and context, as the oracle prints them.
+    """Header, entries, leaf, branch, tree, labels, name, context and projection, as the
+    oracle prints them, and ``pi``: where pi 1.6.0 fails on the file (:mod:`pi_verdict`).
 
     The result is ready for ``dumps(..., prepared=True)``: every value taken from the file
     went through :func:`prepare` (ids and types are strings in any file pi wrote; others are
@@ -98,9 +118,8 @@ def inspect_session(session: Session) -> dict[str, Any]:
     for entry in session.entries:
         if entry.id in session.labels:
             labels[_key(entry.id)] = session.labels[entry.id]
-    messages: list[dict[str, Any]] = []
-    for entry in session.context_entries():
-        messages.extend(message_digest(m) for m in context_messages(entry))
+    projection = session.projection()
+    messages = [message_digest(m) for p in projection for m in p.messages]
     thinking, model = session.context_settings()
     result: dict[str, Any] = {
         "header": prepare(session.header),
@@ -116,6 +135,9 @@ def inspect_session(session: Session) -> dict[str, Any]:
         "labels": prepare(labels),
         "name": session.name,
         "context": {"model": prepare(model), "thinkingLevel": prepare(thinking), "messages": messages},
+        "projection": [[_id(p.entry.id), len(p.messages)] for p in projection],
+        # what pi 1.6.0 does with the file where it is not what pitui does (pitui's own key)
+        "pi": [verdict.as_json() for verdict in pi_verdicts(session)],
     }
     if result["leafId"] is MISSING:
         del result["leafId"]

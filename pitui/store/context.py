@@ -1,30 +1,81 @@
-"""What one entry contributes to the model's context: pi's ``sessionEntryToContextMessages``,
-the per-entry half of ``buildSessionContext`` (reference §4.3)."""
+"""What the model is sent: pi 1.6.0's ``buildContextEntries``, ``sessionEntryToContextMessages``
+and ``buildSessionProjection`` (reference pi-1.6.md R6–R8).
+
+The path root..leaf is cut at its latest compaction (:func:`select_entries`); each selected
+entry gives its messages (:func:`context_messages`); the latest selected ``context_edit`` aimed
+at an entry then omits or replaces them (:func:`project`). The result is kept per entry, so
+that a view can show an omitted or replaced message where it is.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pitui.store.js import MISSING, js_truthy
 from pitui.store.model import Entry, date_ms
 
+# The roles whose content a context_edit replacement swaps (the others are kept as they are).
+EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
+# The roles pi gives an empty list for a null content (a system message gets "").
+_LIST_CONTENT_ROLES = frozenset({"user", "assistant", "toolResult"})
 
-def has_retained_tail(compaction: Entry) -> bool:
-    return js_truthy(compaction.get("retainedTail"))
+
+def select_entries(path: Sequence[Entry]) -> list[Entry]:
+    """``buildContextEntries``: the entries of ``path`` the context is built from.
+
+    Without a compaction that is the whole path. With one, the latest compaction comes first,
+    then the entries from its ``firstKeptEntryId`` up to it (system messages left out: the
+    compaction carries its own copy of the prompt), then everything after it. Older
+    compactions in the kept range stay in the list; they give no messages (:func:`project`).
+    """
+    last = None
+    for index, entry in enumerate(path):
+        if entry.type == "compaction":
+            last = index
+    if last is None:
+        return list(path)  # a copy: the path itself may be cached
+    compaction = path[last]
+    # pi looks the compaction up again by id (``findIndex``): the first entry with that id.
+    at = next((i for i, e in enumerate(path) if e is compaction or _same_id(e.id, compaction.id)), last)
+    selected = [compaction]
+    first_kept = compaction.get("firstKeptEntryId")
+    keeping = False
+    for entry in path[:at]:
+        if entry.id == first_kept:
+            keeping = True
+        if keeping and not (entry.type == "message" and entry.role == "system"):
+            selected.append(entry)
+    selected.extend(path[at + 1 :])
+    return selected
+
+
+def _same_id(a: Any, b: Any) -> bool:
+    """``a === b`` for two ids (strings in every file pi writes)."""
+    return type(a) is str and type(b) is str and a == b
 
 
 def context_messages(entry: Entry) -> list[dict[str, Any]]:
-    """``sessionEntryToContextMessages``: what one selected entry contributes to the context."""
+    """``sessionEntryToContextMessages``: what one selected entry gives, before edits."""
     kind = entry.type
     if kind == "message":
-        return [entry.message]
+        message = entry.message
+        if type(message) is dict and message.get("content") is None:  # null or missing
+            role = message.get("role", MISSING)
+            if role == "system":
+                return [{**message, "content": ""}]
+            if type(role) is str and role in _LIST_CONTENT_ROLES:
+                return [{**message, "content": []}]
+        return [message]
     if kind == "custom_message":
         # pi copies the fields over: one the entry lacks is undefined, not null, in the message.
         data = entry.data
+        content = data.get("content")
         message = {
             "role": "custom",
             "customType": data.get("customType", MISSING),
-            "content": data.get("content", MISSING),
+            "content": [] if content is None else content,
             "display": data.get("display", MISSING),
             "details": data.get("details", MISSING),
             "timestamp": date_ms(entry.timestamp),
@@ -43,12 +94,102 @@ def context_messages(entry: Entry) -> list[dict[str, Any]]:
             }
         ]
     if kind == "compaction":
-        tail = entry.get("retainedTail")
         summary = {
             "role": "compactionSummary",
             "summary": entry.get("summary"),
             "tokensBefore": entry.get("tokensBefore"),
             "timestamp": date_ms(entry.timestamp),
         }
-        return [summary, *(tail if isinstance(tail, list) and js_truthy(tail) else [])]
+        checkpoint = entry.get("systemMessage")
+        return [checkpoint, summary] if js_truthy(checkpoint) else [summary]
     return []
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectedEntry:
+    """One selected entry and what it gives the model: ``messages`` after ``edit`` (the
+    latest selected ``context_edit`` aimed at it, or None), ``original`` before it."""
+
+    entry: Entry
+    messages: list[dict[str, Any]]
+    original: list[dict[str, Any]]
+    edit: Entry | None = None
+
+    @property
+    def omitted(self) -> bool:
+        """The edit takes the entry's messages out of the context."""
+        return self.edit is not None and bool(self.original) and not self.messages
+
+
+def edit_key(value: Any) -> Any:
+    """An id as a key of pi's ``Map`` (SameValueZero): None for an id that is a JSON array or
+    object, which equals nothing read from another line."""
+    if type(value) is str:
+        return value
+    if value is None or value is MISSING:
+        return ("null",) if value is None else ("undefined",)
+    if type(value) is bool:
+        return ("bool", value)
+    if type(value) in (int, float):
+        return ("number", float(value)) if value == value else ("nan",)
+    return None
+
+
+def has_replacement(edit: Entry) -> bool:
+    """Whether a ``context_edit`` has its ``replacement`` key (pi 1.6.0 throws on one without)."""
+    return edit.get("replacement") is not MISSING
+
+
+def project(selected: Sequence[Entry]) -> list[ProjectedEntry]:
+    """``buildSessionProjection``: each selected entry with the messages it gives the model.
+
+    Edits are looked up among the selected entries only (an edit on another branch, or one a
+    compaction summarised away, does nothing). An edit without ``replacement``, on which pi
+    throws, is shown as the edit of its target but changes nothing."""
+    edits: dict[Any, Entry] = {}
+    for entry in selected:
+        if entry.type == "context_edit":
+            key = edit_key(entry.get("targetId"))
+            if key is not None:
+                edits[key] = entry
+    out = []
+    for index, entry in enumerate(selected):
+        if entry.type == "compaction" and index > 0:
+            out.append(ProjectedEntry(entry, [], []))
+            continue
+        original = context_messages(entry)
+        key = edit_key(entry.id) if edits else None
+        edit = edits.get(key) if key is not None else None
+        messages = original if edit is None or not has_replacement(edit) else apply_edit(original, edit)
+        out.append(ProjectedEntry(entry, messages, original, edit))
+    return out
+
+
+def apply_edit(messages: list[dict[str, Any]], edit: Entry) -> list[dict[str, Any]]:
+    """``projectContextEntry``: a ``null`` replacement omits every message; one with content
+    swaps the content of the user, assistant, tool result and custom messages (a string becomes
+    one text block for an assistant or a tool result); other messages are kept."""
+    replacement = edit.get("replacement")
+    if replacement is None:
+        return []
+    content = replacement.get("content", MISSING) if type(replacement) is dict else MISSING
+    out = []
+    for message in messages:
+        role = message.get("role") if type(message) is dict else None
+        if type(role) is not str or role not in EDITABLE_ROLES:
+            out.append(message)
+            continue
+        if role in ("assistant", "toolResult") and type(content) is str:
+            new: Any = [{"type": "text", "text": content}]
+        else:
+            new = content
+        if new is MISSING:  # undefined: JSON.stringify leaves the key out
+            out.append({k: v for k, v in message.items() if k != "content"})
+        else:
+            out.append({**message, "content": new})
+    return out
+
+
+def projected_messages(projection: Sequence[ProjectedEntry]) -> list[dict[str, Any]]:
+    """The messages the model is sent, in order."""
+    return [m for p in projection for m in p.messages]

@@ -1,15 +1,15 @@
 """The conversation on a path: what the model sees from the root to an entry, as plain items.
 
 :func:`context_items` follows pi's context rules through the session's own
-:meth:`~pitui.store.reader.Session.context_entries` and
-:func:`~pitui.store.context.context_messages` (reference §4.3, §4.4) and turns each context
+:meth:`~pitui.store.reader.Session.projection` (pi 1.6.0's ``buildSessionProjection``,
+:mod:`pitui.store.context`) and turns each context
 message into one item a view can show without reading the file again: decoded text, tool calls
 with their arguments, images as placeholders (their data is dropped), usage and cost.
 
-Every item carries the id of the entry it comes from. A compaction's ``retainedTail`` messages
-come from the compaction entry itself: they carry its id and ``retained=True`` (they are copies,
-never counted twice in totals). A compaction also lists the entries it replaced, so a view can
-ask :func:`replaced_items` for them when the user opens it.
+Every item carries the id of the entry it comes from (a compaction's system prompt checkpoint
+and summary both carry the compaction's). Context edits are applied: an omitted message gives
+no item, a replaced one its new content. A compaction also lists the entries it replaced, so a
+view can ask :func:`replaced_items` for them when the user opens it.
 
 Each entry's line is decoded once per call; nothing is cached here.
 """
@@ -124,7 +124,6 @@ class Usage:
 class UserMessage:
     entry_id: Any
     parts: tuple[Part, ...]
-    retained: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +135,6 @@ class AssistantMessage:
     usage: Usage | None = None
     stop_reason: str = ""
     error_message: str = ""
-    retained: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +145,6 @@ class ToolResult:
     is_error: bool = False
     tool_call_id: str = ""
     usage: Usage | None = None
-    retained: bool = False
 
     @property
     def output(self) -> str:
@@ -167,7 +164,6 @@ class BashExecution:
     truncated: bool = False
     excluded: bool = False
     full_output_path: str = ""
-    retained: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +174,6 @@ class CustomMessage:
     custom_type: str
     parts: tuple[Part, ...]
     display: bool = True
-    retained: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +182,6 @@ class BranchSummary:
     summary: str
     from_id: Any = None
     usage: Usage | None = None
-    retained: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +198,6 @@ class CompactionSummary:
     tokens_before: int | None = None
     replaced_ids: tuple[Any, ...] = ()
     usage: Usage | None = None
-    retained: bool = False
 
     @property
     def replaced_count(self) -> int:
@@ -218,7 +211,6 @@ class OtherMessage:
     entry_id: Any
     role: str
     parts: tuple[Part, ...] = ()
-    retained: bool = False
 
 
 Item = (
@@ -254,10 +246,9 @@ def context_items(session: Session, entry_id: Any = MISSING) -> list[Item]:
     ``entry_id`` follows pi's rules: left out, the session's leaf; None, nothing; an id that is
     not in the session, the last entry in the file.
     """
-    selected = session.context_entries(entry_id)
     items: list[Item] = []
-    for entry in selected:
-        items.extend(entry_items(session, entry))
+    for projected in session.projection(entry_id):
+        items.extend(_items(session, projected.entry, projected.messages))
     return items
 
 
@@ -273,15 +264,22 @@ def replaced_items(session: Session, compaction_id: Any) -> list[Item]:
 
 
 def entry_items(session: Session, entry: Entry) -> list[Item]:
-    """The items one context entry gives (a compaction: its summary, then any retained tail)."""
-    messages = context_messages(entry)
+    """The items one context entry gives, before any context edit (a compaction: the system
+    prompt it carries, if any, then its summary)."""
+    return _items(session, entry, context_messages(entry))
+
+
+def _items(session: Session, entry: Entry, messages: list[dict[str, Any]]) -> list[Item]:
     if not messages:
         return []
     entry_id = entry.id
     if entry.type == "compaction":
-        head, *tail = messages
-        summary = _compaction_item(session, entry, head)
-        return [summary, *(item_from_message(m, entry_id, retained=True) for m in tail)]
+        return [
+            _compaction_item(session, entry, m)
+            if m.get("role") == "compactionSummary"
+            else item_from_message(m, entry_id)
+            for m in messages
+        ]
     if entry.type == "branch_summary":
         head = messages[0]
         return [BranchSummary(entry_id, _text(head.get("summary")), head.get("fromId"), _usage(entry.get("usage")))]
@@ -317,14 +315,14 @@ def _replaced_entries(session: Session, compaction: Entry) -> list[Entry]:
     ]
 
 
-def item_from_message(message: Any, entry_id: Any, *, retained: bool = False) -> Item:
+def item_from_message(message: Any, entry_id: Any) -> Item:
     """One context message (as :meth:`Session.context` gives them) as an item."""
     if not isinstance(message, dict):
-        return OtherMessage(entry_id, "(unreadable message)", retained=retained)
+        return OtherMessage(entry_id, "(unreadable message)")
     get = message.get
     role = get("role")
     if role == "user":
-        return UserMessage(entry_id, _parts(get("content")), retained)
+        return UserMessage(entry_id, _parts(get("content")))
     if role == "assistant":
         return AssistantMessage(
             entry_id,
@@ -334,7 +332,6 @@ def item_from_message(message: Any, entry_id: Any, *, retained: bool = False) ->
             _usage(get("usage")),
             _text(get("stopReason")),
             _text(get("errorMessage")),
-            retained,
         )
     if role == "toolResult":
         return ToolResult(
@@ -344,7 +341,6 @@ def item_from_message(message: Any, entry_id: Any, *, retained: bool = False) ->
             get("isError") is True,
             _text(get("toolCallId")),
             _usage(get("usage")),
-            retained,
         )
     if role == "bashExecution":
         return BashExecution(
@@ -356,17 +352,14 @@ def item_from_message(message: Any, entry_id: Any, *, retained: bool = False) ->
             get("truncated") is True,
             get("excludeFromContext") is True,
             _text(get("fullOutputPath")),
-            retained,
         )
     if role == "custom":
-        return CustomMessage(
-            entry_id, _text(get("customType")), _parts(get("content")), get("display") is not False, retained
-        )
+        return CustomMessage(entry_id, _text(get("customType")), _parts(get("content")), get("display") is not False)
     if role == "branchSummary":
-        return BranchSummary(entry_id, _text(get("summary")), get("fromId"), retained=retained)
+        return BranchSummary(entry_id, _text(get("summary")), get("fromId"))
     if role == "compactionSummary":
-        return CompactionSummary(entry_id, _text(get("summary")), _int_or_none(get("tokensBefore")), retained=retained)
-    return OtherMessage(entry_id, _text(role) or "(no role)", _parts(get("content")), retained)
+        return CompactionSummary(entry_id, _text(get("summary")), _int_or_none(get("tokensBefore")))
+    return OtherMessage(entry_id, _text(role) or "(no role)", _parts(get("content")))
 
 
 def _parts(content: Any) -> tuple[Part, ...]:
@@ -456,12 +449,10 @@ def _usage(value: Any) -> Usage | None:
 
 
 def totals(items: Iterable[Item]) -> Totals:
-    """The usage of ``items`` summed, retained copies left out (their originals count)."""
+    """The usage of ``items`` summed."""
     usage = Usage()
     assistants = 0
     for item in items:
-        if item.retained:
-            continue
         if isinstance(item, AssistantMessage):
             assistants += 1
         found = getattr(item, "usage", None)

@@ -272,3 +272,4 @@ class SessionContext:
     thinking_level: Any
     model: dict[str, Any] | None
     entries: list[Entry] = field(default_factory=list)
+    projection: list[Any] = field(default_factory=list)  # context.ProjectedEntry, one per entry

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pitui.store import parallel, tuning
-from pitui.store.context import context_messages, has_retained_tail
+from pitui.store.context import ProjectedEntry, project, projected_messages, select_entries
 from pitui.store.js import MISSING, as_key, js_trim, js_truthy
 from pitui.store.jsonl import BadLine, iter_lines, parse_fast, split_lines
 from pitui.store.migrate import CURRENT_VERSION, migrate, version_number
@@ -434,35 +434,17 @@ class Session:
         return leaf
 
     def context_entries(self, leaf_id: Any = MISSING) -> list[Entry]:
-        """``buildContextEntries``: the path entries the model's context is built from.
-
-        Without a compaction that is the whole path. With one, the last compaction on the path
-        comes first; if it carries ``retainedTail`` (an empty list counts) it is a self-contained
-        checkpoint, else the path from ``firstKeptEntryId`` up to it is kept; then everything after.
-        """
+        """``buildContextEntries`` on the path to ``leaf_id``: the entries the model's context is
+        built from (:func:`~pitui.store.context.select_entries`)."""
         leaf = self._context_leaf(self.leaf_id if leaf_id is MISSING else leaf_id)
         if leaf is None:
             return []
-        path = self._walk_up(leaf)
-        last_compaction = None
-        for index, entry in enumerate(path):
-            if entry.type == "compaction":
-                last_compaction = index
-        if last_compaction is None:
-            return list(path)  # a copy: the path itself is cached
-        compaction = path[last_compaction]
-        selected = [compaction]
-        if not has_retained_tail(compaction):
-            first_kept = compaction.get("firstKeptEntryId")
-            keeping = False
-            for entry in path[:last_compaction]:
-                if entry.id == first_kept:
-                    keeping = True
-                # pi drops earlier compactions inside the kept range.
-                if keeping and entry.type != "compaction":
-                    selected.append(entry)
-        selected.extend(path[last_compaction + 1 :])
-        return selected
+        return select_entries(self._walk_up(leaf))
+
+    def projection(self, leaf_id: Any = MISSING) -> list[ProjectedEntry]:
+        """``buildSessionProjection``: each context entry with the messages it gives the model,
+        edits applied (:func:`~pitui.store.context.project`)."""
+        return project(self.context_entries(leaf_id))
 
     def context_settings(self, leaf_id: Any = MISSING) -> tuple[Any, dict[str, Any] | None]:
         """The thinking level and model in force at ``leaf_id``: scanned over the whole path,
@@ -482,12 +464,10 @@ class Session:
 
     def context(self, leaf_id: Any = MISSING) -> SessionContext:
         """``buildSessionContext``: the messages the model sees, with model and thinking level."""
-        selected = self.context_entries(leaf_id)
+        projection = self.projection(leaf_id)
         thinking, model = self.context_settings(leaf_id)
-        messages: list[dict[str, Any]] = []
-        for entry in selected:
-            messages.extend(context_messages(entry))
-        return SessionContext(messages, thinking, model, selected)
+        messages = projected_messages(projection)
+        return SessionContext(messages, thinking, model, [p.entry for p in projection], projection)
 
 
 def _describe_bad_line(data: bytes, error: BadLine) -> str:

@@ -41,10 +41,24 @@ def test_inspect_json_has_the_oracle_schema(tmp_path: Path):
     result = pitui("inspect", str(path), "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert set(report) == {"header", "entryIds", "leafId", "branch", "tree", "labels", "name", "context", "stats"}
+    assert set(report) == {
+        "header",
+        "entryIds",
+        "leafId",
+        "branch",
+        "tree",
+        "labels",
+        "name",
+        "context",
+        "projection",
+        "pi",
+        "stats",
+    }
     assert report["leafId"] == "a0000003"
     assert report["context"]["messages"][0] == {"role": "user", "text": "text 0"}
-    assert report["context"]["messages"][1] == {"role": "assistant", "blocks": ["text"]}
+    assert report["context"]["messages"][1] == {"role": "assistant", "blocks": ["text"], "textLen": 6}
+    assert report["projection"] == [["a0000000", 1], ["a0000001", 1], ["a0000002", 1], ["a0000003", 1]]
+    assert report["pi"] == [], "pi 1.6.0 reads it as pitui does"
 
 
 def test_inspect_shows_pi_session_totals() -> None:

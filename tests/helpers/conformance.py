@@ -1,10 +1,12 @@
-"""Comparing pitui with pi: the files compared, ``pitui inspect --json`` run as a user runs it,
-pi's view of each file (with the newer ``retainedTail`` rule's probe) and the comparison rules.
+"""Comparing pitui with pi 1.6.0: the files compared, ``pitui inspect --json`` run as a user runs
+it, pi's view of each file and the comparison rules.
 
-Comparison rules: the whole JSON must be equal, except that ids of v1
-files (pi gives their entries new random ids when it migrates them) are compared by position in
-``entryIds``, and ``context.messages`` is not compared for files with a compaction that carries
-``retainedTail`` (pitui follows the newer rule there, pi 0.73.1 the older one).
+Comparison rules: the whole JSON must be equal (context digests and projection included), except
+that ids of v1 files (pi gives their entries new random ids when it migrates them) are compared
+by position, and ``piVersion`` (the oracle's) and ``pi`` (pitui's: where pi 1.6.0 fails on the
+file) are not compared as such. Where pi fails on a file pitui reads, pitui's ``pi`` list must
+name pi's error; where pi reads it, the list must be empty. The one other expected difference is
+an empty file, which pi fills with a fresh header and pitui does not read.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
 if TYPE_CHECKING:
     from devkit.oracle import Oracle
 
@@ -29,7 +29,8 @@ REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
 DEMO = REPO / "pitui" / "demo" / "sessions"
 PITUI_TIMEOUT = 120
-NOT_A_SESSION = "not a pi session"  # the oracle's error for a file pi would overwrite
+NOT_A_SESSION = "not a pi session"  # the 0.73.1 oracle's error for a file pi would overwrite
+NOT_VALID = "Session file is not a valid pi session: "  # pi 1.6.0's
 
 # ----------------------------------------------------------------------------------------------
 # which files
@@ -154,13 +155,6 @@ def ids_regenerated(data: bytes) -> bool:
     return js_number(1 if version is None else version) < 2
 
 
-def has_retained_tail(data: bytes) -> bool:
-    return any(
-        isinstance(e, dict) and e.get("type") == "compaction" and e.get("retainedTail") is not None
-        for e in parsed_lines(data)
-    )
-
-
 # ----------------------------------------------------------------------------------------------
 # comparing
 
@@ -191,6 +185,10 @@ def _map_ids(report: dict[str, Any], ids: dict[Any, Any]) -> dict[str, Any]:
         }
     if isinstance(report.get("labels"), dict):
         out["labels"] = {m(k): v for k, v in report["labels"].items()}
+    if isinstance(report.get("projection"), list):
+        out["projection"] = [
+            [m(row[0]), *row[1:]] if isinstance(row, list) and row else row for row in report["projection"]
+        ]
     context = report.get("context")
     if isinstance(context, dict) and isinstance(context.get("messages"), list):
         out["context"] = {
@@ -250,23 +248,16 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def as_pitui_prints(theirs: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
-    """pi's report without what only the oracle prints (``piVersion``) and without the parts
-    of the oracle's schema that ``pitui inspect --json`` does not print yet (``projection``,
-    ``stats``, a digest's ``textLen``)."""
-    theirs = {k: v for k, v in theirs.items() if k != "piVersion" and (k in ours or k not in ("projection", "stats"))}
-    ours_messages = (ours.get("context") or {}).get("messages") or []
-    if not any(isinstance(m, dict) and "textLen" in m for m in ours_messages):
-        context = theirs.get("context")
-        if isinstance(context, dict) and isinstance(context.get("messages"), list):
-            messages = [{k: v for k, v in m.items() if k != "textLen"} for m in context["messages"]]
-            theirs = {**theirs, "context": {**context, "messages": messages}}
-    return theirs
+# Keys one side prints and the other does not compare: the oracle's pi version, pitui's verdicts.
+ORACLE_ONLY = ("piVersion",)
+PITUI_ONLY = ("pi",)
 
 
 def compare(ours: dict[str, Any], theirs: dict[str, Any], data: bytes) -> str | None:
-    """pitui's report against pi's for one file (``data``: the original bytes)."""
-    theirs = as_pitui_prints(theirs, ours)
+    """pitui's report against pi's for one file (``data``: the original bytes). A key only
+    pi 1.6.0 prints (``projection``, ``stats``) is compared only when the oracle printed it."""
+    ours = {k: v for k, v in ours.items() if k not in PITUI_ONLY and (k in theirs or k not in ("projection", "stats"))}
+    theirs = {k: v for k, v in theirs.items() if k not in ORACLE_ONLY and (k in ours or k != "stats")}
     if ids_regenerated(data):
         ours_rows, their_rows = ours.get("entryIds"), theirs.get("entryIds")
         if isinstance(ours_rows, list) and isinstance(their_rows, list):
@@ -277,130 +268,59 @@ def compare(ours: dict[str, Any], theirs: dict[str, Any], data: bytes) -> str | 
                 except (TypeError, IndexError, KeyError):
                     break
             ours = _map_ids(ours, ids)
-    if "stats" not in theirs:  # an oracle script that prints no /session totals judges the rest
-        ours = {k: v for k, v in ours.items() if k != "stats"}
-    if has_retained_tail(data):
-        ours = {**ours, "context": {k: v for k, v in (ours.get("context") or {}).items() if k != "messages"}}
-        theirs = {**theirs, "context": {k: v for k, v in theirs["context"].items() if k != "messages"}}
     return first_difference(ours, theirs)
 
 
-# The part pi 0.73.1 cannot judge: the context of a session whose last compaction on the path
-# carries ``retainedTail``. The newer rule (format reference §4.4) is: the compaction summary,
-# the retained tail, then the entries after the compaction. pi gives the first and the last
-# part when the compaction has no ``firstKeptEntryId`` (it then keeps nothing from before the
-# compaction), so a copy of the file without it (the probe) loaded in pi, with the tail put in
-# after the summary, is what pitui must show.
-
-
-def _js_truthy(value: Any) -> bool:
-    return value not in (None, False, 0, "") and not (isinstance(value, float) and math.isnan(value))
-
-
-def newer_rule_probe(data: bytes) -> bytes | None:
-    """``data`` with ``firstKeptEntryId`` taken out of every compaction that carries a
-    ``retainedTail``, other lines untouched; None if there is no such compaction."""
-    lines = data.split(b"\n")
-    changed = False
-    for i, line in enumerate(lines):
-        if b"retainedTail" not in line:
-            continue
-        try:
-            entry = json.loads(line.decode("utf-8"))
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(entry, dict) and entry.get("type") == "compaction" and _js_truthy(entry.get("retainedTail")):
-            entry.pop("firstKeptEntryId", None)
-            try:
-                lines[i] = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()
-            except UnicodeEncodeError:  # a lone surrogate: leave this file out
-                return None
-            changed = True
-    return b"\n".join(lines) if changed else None
-
-
-def message_digest(message: Any) -> dict[str, Any]:
-    """The oracle's digest of one context message (tests/oracle/pi_session.mjs)."""
-    if not isinstance(message, dict):
-        return {}
-    out = {"role": message["role"]} if "role" in message else {}
-    content = message.get("content")
-    if isinstance(content, str):
-        out["text"] = content
-    elif isinstance(content, list):
-        out["blocks"] = [b.get("type") if isinstance(b, dict) else None for b in content]
-    extra = {
-        "compactionSummary": ("summary",),
-        "branchSummary": ("summary", "fromId"),
-        "custom": ("customType",),
-        "toolResult": ("toolCallId",),
-        "bashExecution": ("command",),
-    }
-    for key in extra.get(message.get("role"), ()) if isinstance(message.get("role"), str) else ():
-        if key in message:
-            out[key] = message[key]
-    return out
-
-
-def newer_rule_messages(data: bytes, pi: dict[str, Any], probe: dict[str, Any] | None) -> list[Any] | None:
-    """The context messages by the newer rule, from pi's views of the file and of its probe;
-    None when they cannot be told (a tail that is not a list, no probe)."""
-    by_id: dict[Any, Any] = {}
-    for entry in parsed_lines(data)[1:]:
-        if isinstance(entry, dict):
-            by_id[entry.get("id")] = entry
-    last = None
-    for entry_id in pi["branch"]:
-        entry = by_id.get(entry_id)
-        if isinstance(entry, dict) and entry.get("type") == "compaction":
-            last = entry
-    if last is None or not _js_truthy(last.get("retainedTail")):
-        return pi["context"]["messages"]  # the rules agree
-    tail = last["retainedTail"]
-    if not isinstance(tail, list) or probe is None or set(probe) == {"error"}:
+def pi_error(pi: dict[str, Any]) -> str | None:
+    """pi's error message when it could not load the file (either oracle's form), else None."""
+    if "error" not in pi or "header" in pi:
         return None
-    messages = probe["context"]["messages"]
-    return [*messages[:1], *map(message_digest, tail), *messages[1:]]
+    error = pi["error"]
+    return str(error.get("message")) if isinstance(error, dict) else str(error)
 
 
-def pi_views(oracle: Oracle, paths: Iterable[Path], scratch: Path) -> dict[Path, tuple[Any, Any]]:
-    """pi's view of every file, and of its probe where it has one, in one node process."""
+def pi_refuses(message: str) -> bool:
+    """pi says the file is no session (0.73.1's oracle would overwrite it; 1.6.0 refuses it)."""
+    return message.startswith(NOT_A_SESSION) or message.startswith(NOT_VALID)
+
+
+def pi_views(oracle: Oracle, paths: Iterable[Path]) -> dict[Path, Any]:
+    """pi's view of every file, in one node process."""
     paths = list(paths)
-    probes: dict[Path, Path] = {}
-    for i, path in enumerate(paths):
-        data = path.read_bytes()
-        if has_retained_tail(data) and not ids_regenerated(data):
-            probe = newer_rule_probe(data)
-            if probe is not None:
-                probes[path] = scratch / f"probe-{i}-{path.name}"
-                probes[path].write_bytes(probe)
-    found = oracle.open_many([*paths, *probes.values()])
-    return {p: (found[str(p)], found[str(probes[p])] if p in probes else None) for p in paths}
+    found = oracle.open_many(paths)
+    return {p: found[str(p)] for p in paths}
 
 
-def check_against_pi(path: Path, mine: Inspected, pi: dict[str, Any], probe: Any = None) -> str | None:
-    """What is wrong with pitui's report on ``path``, or None (or a skip, when pi cannot load it)."""
-    if set(pi) == {"error"}:
-        if pi["error"].startswith(NOT_A_SESSION):
-            if mine.report is not None:
-                return f"pi cannot load it ({pi['error']}) but pitui inspect reports a session"
-            return None
-        pytest.skip(f"pi cannot load {path.name}: {pi['error']}")
-    if mine.report is None:
-        return f"pitui inspect failed where pi loads the file: {mine.error}"
-    pi = as_pitui_prints(pi, mine.report)
-    if isinstance(probe, dict) and "error" not in probe:
-        probe = as_pitui_prints(probe, mine.report)
+def _verdict_names(error: str, verdicts: list[Any]) -> bool:
+    for verdict in verdicts:
+        wanted = (verdict.get("error") or {}).get("message") if isinstance(verdict, dict) else None
+        if not isinstance(wanted, str):
+            continue
+        if wanted.startswith(NOT_VALID) and error.startswith(NOT_VALID):
+            return True  # pi names the copy the oracle gave it
+        if wanted in error:
+            return True
+    return False
+
+
+def check_against_pi(path: Path, mine: Inspected, pi: dict[str, Any]) -> str | None:
+    """What is wrong with pitui's report on ``path``, or None."""
     data = path.read_bytes()
-    diff = compare(mine.report, pi, data)
-    if diff or not has_retained_tail(data) or ids_regenerated(data):
-        return diff
-    expected = newer_rule_messages(data, pi, probe)
-    if expected is None:
+    error = pi_error(pi)
+    if error is not None:
+        if mine.report is None:
+            return None if pi_refuses(error) else f"pi fails ({error}) and pitui inspect fails too: {mine.error}"
+        verdicts = mine.report.get("pi") or []
+        if not _verdict_names(error, verdicts):
+            return f"pi fails with {error!r} but pitui's verdicts say {verdicts}"
         return None
-    ours = (mine.report.get("context") or {}).get("messages")
-    diff = first_difference(ours, expected, ".context.messages")
-    return diff and f"{diff} (retainedTail: expected by the newer rule, not pi 0.73.1's)"
+    if mine.report is None:
+        if not data:
+            return None  # an empty file: pi writes a header into it, pitui reads nothing
+        return f"pitui inspect failed where pi loads the file: {mine.error}"
+    if mine.report.get("pi"):
+        return f"pi loads the file but pitui says it fails: {mine.report['pi']}"
+    return compare(mine.report, pi, data)
 
 
 def with_leaf_at(data: bytes, leaf: str) -> bytes:

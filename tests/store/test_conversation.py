@@ -1,7 +1,7 @@
 """The conversation model (pitui.store.conversation): what the model sees on a path, as items.
 
 Every kind of entry and message, compactions by both rules, totals, and the message sequence
-compared with pi's own buildSessionContext (the oracle_073) at every entry of every fixture and
+compared with pi's own buildSessionContext (the oracle, pi 1.6.0) at every entry of every fixture and
 demo session.
 """
 
@@ -39,7 +39,7 @@ from pitui.store.conversation import (
     session_totals,
     totals,
 )
-from pitui.store.js import MISSING, Opaque, js_truthy
+from pitui.store.js import MISSING, Opaque
 from pitui.store.model import NotASessionError
 from pitui.store.reader import Session
 
@@ -217,7 +217,6 @@ def test_every_kind_of_message(every_kind: Session) -> None:
     assert (other.role, other.parts) == ("developer", (TextPart("be brief"),))
     assert empty.parts == (), "content null is no content"
     assert pictures.parts == (TextPart("see"), ImagePart("image/gif", 3))
-    assert not any(i.retained for i in items)
 
 
 def test_the_path_ends_at_the_entry_asked_for(every_kind: Session) -> None:
@@ -276,21 +275,18 @@ def test_compaction_keeps_from_first_kept_entry() -> None:
     assert replaced[0].parts == (TextPart("Question 1"),)
 
 
-def test_compaction_with_retained_tail_is_a_checkpoint() -> None:
+def test_a_retained_tail_is_carried_along_not_read() -> None:
+    """No released pi reads ``retainedTail``: the kept range is ``firstKeptEntryId``'s."""
     session = load(FIXTURES / "compaction-retained-tail.jsonl")
     items = context_items(session)
-    compaction, *tail_and_after = items
-    assert isinstance(compaction, CompactionSummary)
-    tail = [i for i in tail_and_after if i.retained]
-    assert [i.entry_id for i in tail] == ["e0000007"], "the tail's copies come from the compaction entry"
-    assert [i.entry_id for i in items] == ["e0000007", "e0000007", "e0000008", "e0000009"]
-    assert not any(i.entry_id in ("e0000005", "e0000006") for i in items), "firstKeptEntryId is not read"
-    assert compaction.replaced_ids == ("e0000003", "e0000004", "e0000005", "e0000006")
+    assert [i.entry_id for i in items] == ["e0000007", "e0000005", "e0000006", "e0000008", "e0000009"]
     raw = json.loads((FIXTURES / "compaction-retained-tail.jsonl").read_text().splitlines()[7])
-    assert tail[0] == UserMessage("e0000007", (TextPart(raw["retainedTail"][0]["content"][0]["text"]),), retained=True)
+    tail_text = raw["retainedTail"][0]["content"][0]["text"]
+    shown = [p.text for i in items for p in getattr(i, "parts", ()) if isinstance(p, TextPart)]
+    assert tail_text not in shown
 
 
-def test_retained_tail_copies_are_not_counted_twice(tmp_path: Path) -> None:
+def test_a_retained_tail_gives_no_model_call(tmp_path: Path) -> None:
     answer = msg("a1", "u1", "assistant", n=2, usage=usage(1, 1, cost=1.0))
     session = load(
         write(
@@ -302,15 +298,14 @@ def test_retained_tail_copies_are_not_counted_twice(tmp_path: Path) -> None:
         )
     )
     items = context_items(session)
-    assert [type(i) for i in items] == [CompactionSummary, AssistantMessage]
-    assert items[1].retained and items[1].usage == Usage(1, 1, 0, 0, 2, 1.0)
-    assert totals(items) == Totals(), "the copy is not a model call of this context"
+    assert [type(i) for i in items] == [CompactionSummary], "no firstKeptEntryId: nothing before it is kept"
+    assert totals(items) == Totals()
     assert path_totals(session) == Totals(Usage(1, 1, 0, 0, 2, 1.0), 1)
 
 
-def test_empty_retained_tail_keeps_nothing_before_the_compaction() -> None:
+def test_an_empty_retained_tail_changes_nothing() -> None:
     session = load(FIXTURES / "compaction-retained-tail-empty.jsonl")
-    assert [i.entry_id for i in context_items(session)] == ["e0000007", "e0000008", "e0000009"]
+    assert [i.entry_id for i in context_items(session)] == ["e0000007", "e0000005", "e0000006", "e0000008", "e0000009"]
 
 
 def test_two_compactions_replaced_entries_nest() -> None:
@@ -478,15 +473,8 @@ def _ids_regenerated(session: Session) -> bool:
     return version is MISSING or version is None or (isinstance(version, int | float) and version < 2)
 
 
-def _last_compaction_has_tail(session: Session, leaf: Any) -> bool:
-    compactions = [e for e in session.path_to(leaf) if e.type == "compaction"]
-    return bool(compactions) and js_truthy(compactions[-1].get("retainedTail"))
-
-
-def test_items_match_pis_context_at_every_entry(oracle_073: Oracle, tmp_path: Path) -> None:
-    """pi's buildSessionContext at each entry (through a label probe under it) against our items.
-    Where the path's last compaction carries retainedTail pitui follows the newer rule, which pi
-    0.73.1 does not know (those points are tested above)."""
+def test_items_match_pis_context_at_every_entry(oracle: Oracle, tmp_path: Path) -> None:
+    """pi's buildSessionContext at each entry (through a label probe under it) against our items."""
     points: list[tuple[Path, Session, Any, Path]] = []
     for number, path in enumerate(_files()):
         try:
@@ -501,13 +489,13 @@ def test_items_match_pis_context_at_every_entry(oracle_073: Oracle, tmp_path: Pa
         else:
             leaves = [e.id for e in session.entries if isinstance(e.id, str) and e.id != "ffff0000"]
         for leaf in dict.fromkeys(leaves):
-            if leaf is None or isinstance(leaf, Opaque) or _last_compaction_has_tail(session, leaf):
+            if leaf is None or isinstance(leaf, Opaque):
                 continue
             probe = tmp_path / f"{number}-{len(points)}.jsonl"
             probe.write_bytes(data if leaf == session.leaf_id and len(leaves) == 1 else with_leaf_at(data, leaf))
             points.append((path, session, leaf, probe))
     assert len(points) > 500
-    found = oracle_073.open_many(p for *_, p in points)
+    found = oracle.open_many(p for *_, p in points)
     compared = 0
     for path, session, leaf, probe in points:
         pi = found[str(probe)]

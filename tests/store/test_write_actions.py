@@ -295,12 +295,12 @@ def test_manager_tree_api(tmp_path: Path):
     assert [e["id"] for e in manager.get_entries()] == [a, c]
 
 
-def test_compaction_with_retained_tail(tmp_path: Path):
+def test_compaction_leaves_out_what_is_not_given(tmp_path: Path):
     manager = SessionManager.in_memory("/x")
     manager.append_message({"role": "user", "content": "a", "timestamp": 1})
-    manager.append_compaction("S", None, 100, retained_tail=[])
+    manager.append_compaction("S", None, 100)
     data = manager.get_leaf_entry()
-    assert list(data) == ["type", "id", "parentId", "timestamp", "summary", "tokensBefore", "retainedTail"]
+    assert list(data) == ["type", "id", "parentId", "timestamp", "summary", "tokensBefore"]
     assert [m["role"] for m in manager.build_session_context().messages] == ["compactionSummary"]
 
 

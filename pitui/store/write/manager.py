@@ -310,10 +310,9 @@ class SessionManager:
         details: Any = None,
         from_hook: bool | None = None,
         usage: Any = None,
-        retained_tail: builtins.list[dict[str, Any]] | None = None,
     ) -> str:
-        """A compaction; with ``retained_tail`` it is a self-contained checkpoint (newer format).
-        Arguments left as None are left out of the entry, as pi leaves out undefined ones."""
+        """A compaction. Arguments left as None are left out of the entry, as pi leaves out
+        undefined ones."""
         return self._write_entry(
             self._new_entry(
                 "compaction",
@@ -323,7 +322,6 @@ class SessionManager:
                 details=_given(details),
                 fromHook=_given(from_hook),
                 usage=_given(usage),
-                retainedTail=_given(retained_tail),
             )
         )
 

@@ -100,30 +100,29 @@ def render_rows(look: Look, block: Block, view_width: int, console: Console, bas
 def pieces(look: Look, block: Block, width: int) -> Iterable[Piece]:
     item = block.item
     style = look.style
-    retained = " · kept by the compaction" if item.retained else ""
     if isinstance(item, UserMessage):
-        yield _title(look, "User", "conversation--user", retained)
+        yield _title(look, "User", "conversation--user")
         yield from _content(look, block, item.parts, width, fold=False)
     elif isinstance(item, AssistantMessage):
-        yield _title(look, "Assistant", "conversation--assistant", retained)
+        yield _title(look, "Assistant", "conversation--assistant")
         yield from _assistant(look, block, item, width)
     elif isinstance(item, ToolResult):
-        yield from _tool_result(look, block, item, retained)
+        yield from _tool_result(look, block, item)
     elif isinstance(item, BashExecution):
-        yield from _bash(look, block, item, retained)
+        yield from _bash(look, block, item)
     elif isinstance(item, CustomMessage):
         hidden = "" if item.display else " · not shown by pi"
-        yield _title(look, f"◆ {safe_line(item.custom_type) or 'custom'}", "conversation--custom", hidden + retained)
+        yield _title(look, f"◆ {safe_line(item.custom_type) or 'custom'}", "conversation--custom", hidden)
         yield from _content(look, block, item.parts, width, fold=True)
     elif isinstance(item, BranchSummary):
-        yield _title(look, "⎇ Branch summary", "conversation--summary", retained)
+        yield _title(look, "⎇ Branch summary", "conversation--summary")
         yield Piece(_markdown(look, safe_lines(item.summary)))
         if item.usage is not None:
             yield Piece(Text(format_usage(item.usage), style("conversation--meta")))
     elif isinstance(item, CompactionSummary):
-        yield from _compaction(look, block, item, retained)
+        yield from _compaction(look, block, item)
     elif isinstance(item, OtherMessage):
-        yield _title(look, safe_line(item.role), "conversation--custom", retained)
+        yield _title(look, safe_line(item.role), "conversation--custom")
         yield from _content(look, block, item.parts, width, fold=True)
 
 
@@ -186,7 +185,7 @@ def _tool_call(look: Look, block: Block, index: int, part: ToolCallPart, width: 
     yield from _folded(look, shown, "conversation--meta", index, look.opened(block, index))
 
 
-def _tool_result(look: Look, block: Block, item: ToolResult, retained: str) -> Iterable[Piece]:
+def _tool_result(look: Look, block: Block, item: ToolResult) -> Iterable[Piece]:
     output = safe_lines(item.output.rstrip("\n"))
     lines = line_count(output)
     key = OUTPUT if lines > FOLD_LINES else None
@@ -197,8 +196,6 @@ def _tool_result(look: Look, block: Block, item: ToolResult, retained: str) -> I
         title = Text(f"↳ {name}", look.style("conversation--tool-result"))
     if lines:
         title.append(f" · {_lines(lines)}", look.style("conversation--meta"))
-    if retained:
-        title.append(retained, look.style("conversation--meta"))
     yield Piece(title, key, True)
     if output:
         yield from _folded(
@@ -215,7 +212,7 @@ def _tool_result(look: Look, block: Block, item: ToolResult, retained: str) -> I
         yield Piece(Text(format_usage(item.usage), look.style("conversation--meta")))
 
 
-def _bash(look: Look, block: Block, item: BashExecution, retained: str) -> Iterable[Piece]:
+def _bash(look: Look, block: Block, item: BashExecution) -> Iterable[Piece]:
     output = safe_lines(item.output.rstrip("\n"))
     key = OUTPUT if line_count(output) > FOLD_LINES else None
     title = Text(f"$ {safe_lines(item.command)}", look.style("conversation--bash"))
@@ -241,17 +238,15 @@ def _bash(look: Look, block: Block, item: BashExecution, retained: str) -> Itera
     for note in notes:
         meta.append(" · " if meta else "", look.style("conversation--meta"))
         meta.append(note, look.style("conversation--error" if note == "cancelled" else "conversation--meta"))
-    if retained:
-        meta.append(retained if meta else retained[3:], look.style("conversation--meta"))
     if meta:
         yield Piece(meta)
 
 
-def _compaction(look: Look, block: Block, item: CompactionSummary, retained: str) -> Iterable[Piece]:
+def _compaction(look: Look, block: Block, item: CompactionSummary) -> Iterable[Piece]:
     count = item.replaced_count
     title = f"⊟ Compacted {count} entr{'y' if count == 1 else 'ies'}"
     note = f" · {item.tokens_before:,} tokens before" if item.tokens_before is not None else ""
-    yield _title(look, title, "conversation--summary", note + retained)
+    yield _title(look, title, "conversation--summary", note)
     yield Piece(_markdown(look, safe_lines(item.summary)))
     if item.usage is not None:
         yield Piece(Text(format_usage(item.usage), look.style("conversation--meta")))
