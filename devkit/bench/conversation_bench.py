@@ -5,8 +5,9 @@ A script, not a test: it prints figures and never fails on them.
     python -m devkit.bench.conversation_bench [--messages 5000] [--size 120x40] [--steps 30]
 
 It writes one linear session of about ``--messages`` messages (user turns, assistant messages
-with thinking, text and tool calls, tool results of varied length, made by ``devkit/bench/generate.py``'s
-SessionBuilder) into a temporary folder, then measures, in a headless app of ``--size``:
+with thinking, text and tool calls, tool results of varied length, made by the benchmark's
+SessionBuilder, ``devkit/bench/session_builder.py``) into a temporary folder, then measures, in a
+headless app of ``--size``:
 
 - ``Session.load`` of the file and ``context_items`` of its leaf (every body decoded once);
 - ``show`` to the first painted frame, and one page-up key, through Textual's pilot (these
@@ -31,7 +32,8 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 
-from devkit.bench.generate import SessionBuilder, _corpus
+from devkit.bench.session_builder import SessionBuilder
+from devkit.bench.text_corpus import shared_corpus
 from pitui.store.conversation import context_items
 from pitui.store.reader import Session
 from pitui.ui.widgets.conversation.view import ConversationView
@@ -39,11 +41,12 @@ from pitui.ui.widgets.conversation.view import ConversationView
 
 def build_session(messages: int, seed: int = 5000) -> bytes:
     rng = random.Random(seed)
-    builder = SessionBuilder(rng, _corpus(seed), 1_770_000_000_000, scale=0.4)
-    builder.start()
+    builder = SessionBuilder(rng, shared_corpus(seed), 1_770_000_000_000, scale=0.4)
+    cwd = "/home/dev/projects/bench"
+    builder.start(cwd)
     while sum(1 for _, kind in builder.path if kind != "meta") < messages:
         builder.turn()
-    builder.header("019d0000-0000-7000-8000-000000000000", "/home/dev/projects/bench")
+    builder.header("019d0000-0000-7000-8000-000000000000", cwd)
     return builder.data()
 
 

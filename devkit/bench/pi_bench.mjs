@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// pi's own SessionManager (npm @mariozechner/pi-coding-agent) on the benchmark data, timed.
+// pi's own SessionManager on the benchmark data, timed: pi 1.6.0 (npm
+// @earendil-works/pi-coding-agent), or pi 0.73.1 (@mariozechner/pi-coding-agent), whichever
+// $PI_PKG names. The benchmarks run it on Node 22, as pi 1.6.0's own command line needs.
 //
 //   node devkit/bench/pi_bench.mjs open FILE [--no-copy] [--no-emit]
 //       SessionManager.open on a copy of FILE, then getEntries, getTree, buildSessionContext,
-//       getBranch, labels and name, and the oracle's JSON of all that written to /dev/null:
-//       what the pi oracle's (`tests/oracle/pi_session.mjs`) `open` does. --no-copy opens FILE itself (pi
-//       only rewrites files that need migrating; the generated ones do not).
+//       buildSessionProjection (pi 1.6), getBranch, labels, name and the /session totals, and
+//       the oracle's JSON of all that written to /dev/null: what the pi oracle's
+//       (`tests/oracle/pi_session.mjs`) `open` does. --no-copy opens FILE itself (pi rewrites
+//       files that need migrating, and pi 1.6 appends a missing final newline; the generated
+//       files need neither).
 //   node devkit/bench/pi_bench.mjs label FILE [N]
 //       SessionManager.open on a copy of FILE, then N times (default 20): appendLabelChange on
 //       an entry (what /tree's Shift+L writes) and getTree() (what reopening /tree rebuilds to
@@ -22,9 +26,9 @@
 // script to the end), "since_launch_s" (from the process's start, node's own start-up
 // included), and counts to check the work was done.
 //
-// The package is found at $PI_PKG, else tests/oracle/node_modules/... (the repository's CI
-// installs it there).
-import { copyFileSync, existsSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from "node:fs";
+// The package is found at $PI_PKG, else tests/oracle/node_modules/@earendil-works/... (pi
+// 1.6.0, where `npm install --prefix tests/oracle` puts it), else its @mariozechner/ sibling.
+import { copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -32,20 +36,21 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const scriptStart = performance.now();
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PKG = "@mariozechner/pi-coding-agent";
+const PKGS = ["@earendil-works/pi-coding-agent", "@mariozechner/pi-coding-agent"];
 
 function packageDir() {
   const candidates = [
     process.env.PI_PKG,
-    path.join(here, "..", "..", "tests", "oracle", "node_modules", PKG),
+    ...PKGS.map((name) => path.join(here, "..", "..", "tests", "oracle", "node_modules", name)),
   ].filter(Boolean);
   for (const dir of candidates) {
     if (existsSync(path.join(dir, "dist", "core", "session-manager.js"))) return dir;
   }
-  throw new Error(`${PKG} not found (looked in ${candidates.join(", ")}); set PI_PKG`);
+  throw new Error(`pi's package not found (looked in ${candidates.join(", ")}); set PI_PKG`);
 }
 
 const pkg = packageDir();
+const piVersion = JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8")).version;
 const distUrl = (rel) => pathToFileURL(path.join(pkg, "dist", rel)).href;
 const secs = (ms) => Math.round(ms) / 1000;
 
@@ -65,10 +70,19 @@ function flatTree(roots) {
   return { roots: roots.map((r) => r.entry.id), children };
 }
 
+// The oracle's message digest (its README's schema).
 function messageDigest(m) {
   const d = { role: m.role };
   if (typeof m.content === "string") d.text = m.content;
-  else if (Array.isArray(m.content)) d.blocks = m.content.map((b) => b.type);
+  else if (Array.isArray(m.content)) {
+    d.blocks = m.content.map((b) => b.type);
+    d.textLen = m.content.reduce((n, b) => n + (b.type === "text" && typeof b.text === "string" ? b.text.length : 0), 0);
+  }
+  if (m.role === "system") {
+    if (m.sections) d.sections = Object.fromEntries(Object.entries(m.sections).map(([k, v]) => [k, v === null ? null : "set"]));
+    if (m.toolsAdded) d.toolsAdded = m.toolsAdded.map((t) => t.name);
+    if (m.toolsRemoved) d.toolsRemoved = m.toolsRemoved.map((t) => t.name);
+  }
   if (m.role === "compactionSummary") d.summary = m.summary;
   if (m.role === "branchSummary") { d.summary = m.summary; d.fromId = m.fromId; }
   if (m.role === "custom") d.customType = m.customType;
@@ -77,7 +91,31 @@ function messageDigest(m) {
   return d;
 }
 
-const out = { op: cmd, pkg };
+// pi's /session totals: AgentSession.getSessionStats() runs this loop over every entry (as the
+// oracle does; AgentSession itself needs a model and a settings folder).
+function sessionStats(entries) {
+  const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  const add = (u) => { t.input += u.input; t.output += u.output; t.cacheRead += u.cacheRead; t.cacheWrite += u.cacheWrite; t.cost += u.cost.total; };
+  const c = { userMessages: 0, assistantMessages: 0, toolCalls: 0, toolResults: 0, totalMessages: 0 };
+  for (const e of entries) {
+    if (e.type === "usage") add(e.usage);
+    else if ((e.type === "branch_summary" || e.type === "compaction") && e.usage) add(e.usage);
+    if (e.type !== "message") continue;
+    c.totalMessages++;
+    const m = e.message;
+    if (m.role === "user") c.userMessages++;
+    else if (m.role === "toolResult") { c.toolResults++; if (m.usage) add(m.usage); }
+    else if (m.role === "assistant") {
+      c.assistantMessages++;
+      if (Array.isArray(m.content)) c.toolCalls += m.content.filter((b) => b.type === "toolCall").length;
+      add(m.usage);
+    }
+  }
+  return { ...c, tokens: { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite,
+    total: t.input + t.output + t.cacheRead + t.cacheWrite }, cost: Math.round(t.cost * 1e9) / 1e9 };
+}
+
+const out = { op: cmd, piVersion, pkg };
 let t = performance.now();
 function phase(name) {
   const now = performance.now();
@@ -111,8 +149,15 @@ async function main() {
     phase("tree");
     const ctx = sm.buildSessionContext();
     phase("context");
+    // pi 1.6: which entry gives which model messages (context_edits applied); not in 0.73.1.
+    const projection = sm.buildSessionProjection
+      ? sm.buildSessionProjection().entries.map((p) => [p.sourceEntry.id, p.messages.length])
+      : undefined;
+    if (projection) phase("projection");
     const branch = sm.getBranch();
     phase("branch");
+    const stats = sessionStats(entries);
+    phase("stats");
     if (!flags.has("--no-emit")) {
       const labels = {};
       for (const e of entries) {
@@ -120,6 +165,7 @@ async function main() {
         if (l !== undefined) labels[e.id] = l;
       }
       const doc = {
+        piVersion,
         header: sm.getHeader(),
         entryIds: entries.map((e) => [e.id, e.type, e.parentId]),
         leafId: sm.getLeafId(),
@@ -128,6 +174,8 @@ async function main() {
         labels,
         name: sm.getSessionName() ?? null,
         context: { model: ctx.model, thinkingLevel: ctx.thinkingLevel, messages: ctx.messages.map(messageDigest) },
+        ...(projection ? { projection } : {}),
+        stats,
       };
       const fd = openSync("/dev/null", "w");
       writeSync(fd, JSON.stringify(doc, null, 1) + "\n");

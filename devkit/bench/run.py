@@ -1,9 +1,11 @@
 """pitui against pi's own SessionManager, in one run, on the same generated data.
 
-Every measurement is a whole process, timed from launch to exit (what a user waits for), run N
-times (median), pitui and pi taking turns. Peak memory is the child's ru_maxrss (os.wait4).
+pi is pi 1.6.0 on Node 22 (what people run), with pi 0.73.1 (on the same Node) as a second
+column unless ``--no-073``. Every measurement is a whole process, timed from launch to exit
+(what a user waits for), run N times (median), pitui and the pis taking turns. Peak memory is
+the child's ru_maxrss (os.wait4).
 
-    python -m devkit.bench.run [--quick] [-n 3] [--only open,list_all_cold,...] [--out DIR]
+    python -m devkit.bench.run [--quick] [-n 3] [--only open,list_all_cold,...] [--out DIR] [--no-073]
 
 Prints one JSON object on stdout; progress goes to stderr. See devkit/bench/README.md.
 """
@@ -25,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from devkit.bench import generate
-from devkit.env import REPO, tool_versions
+from devkit.env import PI_073, REPO, Pi, locate_pi, pi16, tool_versions
 
 BENCH = Path(__file__).resolve().parent
 PI_BENCH = BENCH / "pi_bench.mjs"
 
-# Targets from the performance issue: pitui's time (or memory) as a fraction of pi's.
+# Targets from the performance issue: pitui's time (or memory) as a fraction of pi 1.6.0's.
 TARGETS = {
     "open": 0.25,
     "list_all_cold": 0.15,
@@ -130,10 +132,11 @@ def _count(stdout: bytes) -> int | None:
 
 
 class Bench:
-    def __init__(self, data: generate.Dataset, n: int, work: Path) -> None:
+    def __init__(self, data: generate.Dataset, n: int, work: Path, pis: list[Pi]) -> None:
         self.data = data
         self.n = n
         self.work = work
+        self.pis = pis  # pi 1.6.0 first: the reference of every ratio
         self.pitui, pitui_env = pitui_command()
         self.env = dict(os.environ)
         self.env.update(pitui_env)
@@ -156,14 +159,12 @@ class Bench:
         env["XDG_CACHE_HOME"] = str(cache or self.fresh_cache())
         return env
 
-    def pi(self, *args: str) -> list[str]:
-        return ["node", str(PI_BENCH), *args]
-
     def pair(self, name: str, pitui_args: list[str], pi_args: list[str], *, cache: str) -> dict:
-        """Run pitui and pi in turns, n times each. cache: "fresh" (a new empty XDG cache for
-        every pitui run) or "warm" (the cache the previous measurement left)."""
+        """Run pitui and each pi in turns, n times each. cache: "fresh" (a new empty XDG cache
+        for every pitui run) or "warm" (the cache the previous measurement left)."""
         log(f"{name}:")
-        pt, pi = Side(), Side()
+        pt = Side()
+        sides = [Side() for _ in self.pis]
         capture = name != "open"  # inspect --json goes to /dev/null; listings are counted
         for i in range(self.n):
             if cache == "fresh":
@@ -177,17 +178,42 @@ class Bench:
                     count = _count(r.stdout)
                     if count is not None:
                         pt.counts.append(count)
-            if pi.error is None:
-                r = run_process(self.pi(*pi_args), env, capture=True)
-                if pi.record(r, "pi"):
+            for pi, side in zip(self.pis, sides, strict=True):
+                if side.error is not None:
+                    continue
+                r = run_process(pi.script(PI_BENCH, *pi_args), {**env, **pi.env()}, capture=True)
+                if side.record(r, f"pi {pi.version}"):
                     info = json.loads(r.stdout)
-                    pi.in_process.append(info["in_process_s"])
+                    side.in_process.append(info["in_process_s"])
                     for key in ("matches", "sessions", "entries"):
                         if key in info:
-                            pi.counts.append(info[key])
+                            side.counts.append(info[key])
                             break
-            log(f"  run {i + 1}: pitui {pt.last()}  pi {pi.last()}")
-        return self.summary(name, pt, pi)
+            shown = "  ".join(f"pi {pi.version} {side.last()}" for pi, side in zip(self.pis, sides, strict=True))
+            log(f"  run {i + 1}: pitui {pt.last()}  {shown}")
+        out = self.summary(name, pt, sides[0])
+        for pi, side in zip(self.pis[1:], sides[1:], strict=True):
+            out[f"pi_{pi.version}"] = self.other(pt, side)
+        return out
+
+    @staticmethod
+    def other(pt: Side, pi: Side) -> dict:
+        """A second pi's column: its medians and pitui's ratios to them."""
+        p, q = pt.median(), pi.median()
+        a, b = pt.median_rss(), pi.median_rss()
+        out: dict = {
+            "pi_s": q,
+            "ratio": round(p / q, 3) if p is not None and q else None,
+            "pi_mb": b,
+            "ratio_mb": round(a / b, 3) if a and b else None,
+            "pi_cpu_s": pi.median_cpu(),
+            "pi_runs_s": [round(t, 3) for t in pi.times],
+        }
+        if pi.counts:
+            out["pi_count"] = pi.counts[-1]
+        if pi.error:
+            out["pi_error"] = pi.error
+        return out
 
     @staticmethod
     def summary(name: str, pt: Side, pi: Side) -> dict:
@@ -234,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="data cache folder (default $TMPDIR/pitui-bench)")
     ap.add_argument("--query", default=generate.SEARCH_QUERY, help="search query")
     ap.add_argument("--keep", action="store_true", help="keep the XDG cache folders pitui made")
+    ap.add_argument("--no-073", action="store_true", help="pi 1.6.0 only, without the pi 0.73.1 column")
     args = ap.parse_args(argv)
     only = set(args.only.split(",")) if args.only else set(MEASUREMENTS)
     unknown = only - set(MEASUREMENTS)
@@ -250,10 +277,19 @@ def main(argv: list[str] | None = None) -> int:
     if work.exists():
         shutil.rmtree(work)
     work.mkdir()
-    versions = tool_versions()
+    pis = [pi16()]
+    if not args.no_073:
+        old = locate_pi(PI_073)
+        if isinstance(old, str):
+            log(f"no pi {PI_073} column: {old}")
+        else:
+            pis.append(old)
+    versions = tool_versions(pis=tuple(pis))
     load_before = os.getloadavg()[0]
-    bench = Bench(data, args.runs, work)
+    bench = Bench(data, args.runs, work, pis)
     log(f"pitui: {' '.join(bench.pitui)}")
+    for pi in pis:
+        log(f"pi {pi.version}: {pi.node} {pi.package}")
 
     results: dict = {}
     big = str(data.big)
@@ -285,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
             "target": TARGETS["memory"],
             "ok": ratio <= TARGETS["memory"] if ratio is not None else None,
         }
+        for pi in pis[1:]:
+            col = o.get(f"pi_{pi.version}", {})
+            results["memory"][f"pi_{pi.version}"] = {"pi_mb": col.get("pi_mb"), "ratio": col.get("ratio_mb")}
 
     report = {
         "preset": preset,
@@ -299,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
             "query": args.query,
         },
         "pitui_command": bench.pitui,
+        "pi": {pi.version: {"node": pi.node, "package": str(pi.package)} for pi in pis},
         "versions": versions,
         # Other work on the machine inflates wall times: the 1-minute load average before and after.
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],

@@ -12,14 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from devkit.bench import generate
-from devkit.env import REPO
+from devkit.bench import generate, pi_view
+from devkit.bench.run import run_process
+from devkit.env import REPO, Pi, pi16
 
 BENCH = Path(__file__).resolve().parent
 PI_BENCH = BENCH / "pi_bench.mjs"
@@ -37,7 +39,7 @@ TARGETS = {
 # Only the app is imported: the screen is recognised by its class name, so that this script
 # imports nothing the app would not have imported by then.
 FIRST_SCREEN = r"""
-import asyncio, json, sys, time
+import asyncio, json, resource, sys, time
 from pitui.ui.app import PituiApp
 imported = time.monotonic()
 
@@ -67,6 +69,8 @@ async def main(path):
         while frames[0] == seen:
             await asyncio.sleep(0.001)
         out["frame"] = time.monotonic()
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)  # the parse workers, if any
+        out["cpu"] = time.process_time() + kids.ru_utime + kids.ru_stime
         out["entries"] = len(screen.session.entries)
         out["items_shown"] = len(screen.query_one("#conversation").items)
         out["tree_rows"] = len(tree.model)
@@ -184,18 +188,18 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_pi(big: Path) -> dict:
+def run_pi(pi: Pi, big: Path) -> dict:
     """pi's open, whole process: node's start-up, SessionManager.open, getTree,
-    buildSessionContext, getBranch (the file itself: pi rewrites only files it migrates)."""
-    start = time.monotonic()
-    r = subprocess.run(
-        ["node", str(PI_BENCH), "open", str(big), "--no-copy", "--no-emit"], capture_output=True, check=False
+    buildSessionContext, buildSessionProjection (pi 1.6), getBranch (the file itself: pi
+    rewrites only files it migrates or that lack a final newline, and the generated ones do not)."""
+    r = run_process(
+        pi.script(PI_BENCH, "open", str(big), "--no-copy", "--no-emit"), {**os.environ, **pi.env()}, capture=True
     )
-    wall = time.monotonic() - start
     if r.returncode:
         raise RuntimeError(f"pi: {r.stderr.decode(errors='replace')[-2000:]}")
     info = json.loads(r.stdout)
-    info["wall_s"] = wall
+    info["wall_s"] = r.wall_s
+    info["cpu_s"] = r.cpu_s  # Node's helper threads included
     return info
 
 
@@ -212,6 +216,7 @@ def run_first_screen(big: Path, python: str) -> dict:
         "imported_s": info["imported"] - start,
         "loaded_s": info["loaded"] - start,
         "items_s": info["items"] - start,
+        "cpu_s": info["cpu"],
         "entries": info["entries"],
         "tree_rows": info["tree_rows"],
     }
@@ -226,7 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", "--runs", type=int, default=5, help="runs of each program for the first screen")
     ap.add_argument("--reps", type=int, default=30, help="repetitions of each tree action")
     ap.add_argument("--quick", action="store_true", help="the small data set (10,000 entries)")
-    ap.add_argument("--only", default="first,actions", help="first, actions, or both (comma-separated)")
+    ap.add_argument(
+        "--only", default="first,pi_view,actions", help="first, pi_view, actions, or several (comma-separated)"
+    )
     ap.add_argument("--out", type=Path, help="data cache folder (default $TMPDIR/pitui-bench)")
     ap.add_argument("--python", default=sys.executable, help="the Python that runs pitui")
     args = ap.parse_args(argv)
@@ -262,11 +269,13 @@ def main(argv: list[str] | None = None) -> int:
         pass
 
     if "first" in only:
+        pi = pi16()
+        report["pi"] = {"version": pi.version, "node": pi.node, "package": str(pi.package)}
         pis: list[dict] = []
         firsts: list[dict] = []
         for i in range(args.runs):
             firsts.append(run_first_screen(big, args.python))
-            pis.append(run_pi(big))
+            pis.append(run_pi(pi, big))
             log(
                 f"  run {i + 1}: pitui first screen {firsts[-1]['first_screen_s']:.3f} s "
                 f"(imports {firsts[-1]['imported_s']:.3f}, loaded {firsts[-1]['loaded_s']:.3f})  "
@@ -278,15 +287,18 @@ def main(argv: list[str] | None = None) -> int:
         report["pi_open"] = {
             "wall_s": pi_s,
             "runs_s": [round(p["wall_s"], 3) for p in pis],
+            "cpu_s": med([p["cpu_s"] for p in pis]),
             "import_s": med([p["import_s"] for p in pis]),
             "open_s": med([p["open_s"] for p in pis]),
             "tree_s": med([p["tree_s"] for p in pis]),
             "context_s": med([p["context_s"] for p in pis]),
+            **({"projection_s": med([p["projection_s"] for p in pis])} if "projection_s" in pis[-1] else {}),
             "entries": pis[-1]["entries"],
         }
         report["pitui_first_screen"] = {
             "wall_s": first_s,
             "runs_s": [round(f["first_screen_s"], 3) for f in firsts],
+            "cpu_s": med([f["cpu_s"] for f in firsts]),
             "imported_s": med([f["imported_s"] for f in firsts]),
             "loaded_s": med([f["loaded_s"] for f in firsts]),
             "items_s": med([f["items_s"] for f in firsts]),
@@ -296,6 +308,18 @@ def main(argv: list[str] | None = None) -> int:
             "target": TARGETS["first_screen_ratio"],
             "ok": ratio <= TARGETS["first_screen_ratio"],
         }
+
+    if "pi_view" in only:
+        if shutil.which("tmux") is None:
+            report["pi_view"] = {"error": "tmux is not installed"}
+        else:
+            log(f"pi_view: pi --session in tmux, {args.runs} runs")
+            view = pi_view.measure(pi16(), big, args.runs, data.root)
+            log(f"  pi --session: {view['runs_s']}")
+            report["pi_view"] = view
+            first = report.get("pitui_first_screen", {}).get("wall_s")
+            if first and view.get("wall_s"):
+                view["ratio"] = round(first / view["wall_s"], 3)  # pitui's first screen / pi's
 
     if "actions" in only:
         log(f"actions: {args.reps} repetitions each")

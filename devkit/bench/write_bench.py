@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from devkit.bench import generate
+from devkit.env import pi16
 from pitui.store.reader import Session
 from pitui.store.tree import TreeModel
 from pitui.store.write.editing import SessionEditor
@@ -83,7 +84,14 @@ def pitui_writes(big: Path, reps: int) -> dict[str, float]:
 
 
 def pi_label(big: Path, reps: int) -> dict[str, float]:
-    r = subprocess.run(["node", str(PI_BENCH), "label", str(big), str(reps)], capture_output=True, check=False)
+    """pi 1.6.0's label append and tree rebuild, on Node 22."""
+    pi = pi16()
+    r = subprocess.run(
+        pi.script(PI_BENCH, "label", str(big), str(reps)),
+        capture_output=True,
+        check=False,
+        env={**os.environ, **pi.env()},
+    )
     if r.returncode:
         raise RuntimeError(f"pi: {r.stderr.decode(errors='replace')[-2000:]}")
     return json.loads(r.stdout)
@@ -104,7 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "load_avg": round(os.getloadavg()[0], 2),
         "pitui": mine,
-        "pi": {"append_ms": theirs["append_ms"], "tree_ms": theirs["tree_ms"], "entries": theirs["entries"]},
+        "pi": {
+            "version": theirs.get("piVersion"),
+            "append_ms": theirs["append_ms"],
+            "tree_ms": theirs["tree_ms"],
+            "entries": theirs["entries"],
+        },
         "label_shown_ratio": round(mine["label_ms"] / pi_shown, 3) if pi_shown else None,
     }
     print(json.dumps(result, indent=1))

@@ -16,6 +16,7 @@ from pitui.cli.resolve import CliError, load_session, read_session, resolve_sess
 from pitui.safe_text import safe
 from pitui.store import paths
 from pitui.store.jsonl import MISSING, dumps
+from pitui.store.totals import SessionStats, session_stats
 from pitui.ui.format import format_age
 
 if TYPE_CHECKING:
@@ -77,10 +78,28 @@ def _print_summary(session: Session) -> None:
         f"context   {len(context.messages)} messages  model {safe(str(model.get('provider', '-')))}/"
         f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}"
     )
+    _print_totals(session_stats(session.entries))
+
     from pitui.store.pi_verdict import PI_VERSION, pi_verdicts
 
     for verdict in pi_verdicts(session):
         print(f"pi {PI_VERSION:<6} {safe(str(verdict))}")
+
+
+def _print_totals(stats: SessionStats) -> None:
+    """pi's /session totals: messages, tool calls, tokens (input as pi counts it: with the cache
+    reads and writes) and cost."""
+    print(
+        f"messages  {stats.total_messages:,} (user {stats.user_messages:,}, assistant "
+        f"{stats.assistant_messages:,}); tools {stats.tool_calls:,} calls, {stats.tool_results:,} results"
+    )
+    prompt = stats.input + stats.cache_read + stats.cache_write
+    print(
+        f"tokens    {stats.total_tokens:,} (input {prompt:,}: cached {stats.cache_read:,}, uncached "
+        f"{stats.input + stats.cache_write:,}; output {stats.output:,})  cost ${stats.cost:,.3f}"
+    )
+    if stats.error is not None:
+        print(f"note      pi 1.6's /session fails on this file ({safe(stats.error)}); totals without that usage")
 
 
 def _one_line(text: str, width: int) -> str:

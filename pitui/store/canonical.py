@@ -12,6 +12,7 @@ from pitui.store.js import MISSING, Opaque, js_len, js_string, js_truthy
 from pitui.store.jsonl import prepare
 from pitui.store.pi_verdict import pi_verdicts
 from pitui.store.reader import Session
+from pitui.store.totals import stats_json
 
 
 def _id(value: Any) -> Any:
@@ -142,4 +143,5 @@ def inspect_session(session: Session) -> dict[str, Any]:
         del result["leafId"]
     if thinking is MISSING:
         del result["context"]["thinkingLevel"]
+    result["stats"] = stats_json(session.entries)
     return result

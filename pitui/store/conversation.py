@@ -25,6 +25,7 @@ from pitui.store.js import MISSING, js_truthy
 from pitui.store.jsonl import compact_json
 from pitui.store.model import Entry
 from pitui.store.reader import Session
+from pitui.store.totals import session_stats
 
 __all__ = [
     "AssistantMessage",
@@ -460,26 +461,18 @@ def totals(items: Iterable[Item]) -> Totals:
     return Totals(usage, assistants)
 
 
-_USAGE_TYPES = frozenset({"compaction", "branch_summary"})
-_USAGE_ROLES = frozenset({"assistant", "toolResult"})
-
-
 def _entries_totals(entries: Iterable[Entry]) -> Totals:
-    usage = Usage()
-    assistants = 0
-    for entry in entries:
-        # Only the lines that can carry a usage are decoded.
-        if entry.type == "message" and entry.role in _USAGE_ROLES:
-            message = entry.message
-            found = _usage(message.get("usage")) if isinstance(message, dict) else None
-            assistants += entry.role == "assistant"
-        elif entry.type in _USAGE_TYPES:
-            found = _usage(entry.get("usage"))
-        else:
-            continue
-        if found is not None:
-            usage += found
-    return Totals(usage, assistants)
+    """pi's /session sums (:mod:`pitui.store.totals`, the one home of that rule) over ``entries``."""
+    stats = session_stats(entries)
+    usage = Usage(
+        int(stats.input),  # a file's figures may be floats; tokens are shown whole
+        int(stats.output),
+        int(stats.cache_read),
+        int(stats.cache_write),
+        int(stats.total_tokens),
+        float(stats.cost),
+    )
+    return Totals(usage, stats.assistant_messages)
 
 
 def path_totals(session: Session, entry_id: Any = MISSING) -> Totals:
@@ -491,5 +484,6 @@ def path_totals(session: Session, entry_id: Any = MISSING) -> Totals:
 
 
 def session_totals(session: Session) -> Totals:
-    """What the whole session cost, every branch included."""
-    return _entries_totals(session.by_id.values())
+    """What the whole session cost, every branch included: pi's ``/session`` totals, over every
+    line of the file (an id written twice counts twice, as in pi)."""
+    return _entries_totals(session.entries)

@@ -1,4 +1,12 @@
-"""Where pi keeps its sessions, resolved exactly as pi resolves it."""
+"""Where pi keeps its sessions, resolved exactly as pi resolves it.
+
+pi 1.6 names a project's session folder after the *resolved* cwd (``getDefaultSessionDirPath``:
+``resolvePath`` of the cwd and of the agent folder, then ``/``, ``\\`` and ``:`` made ``-``).
+``resolvePath`` (``utils/paths.js``) is ``normalizePath`` (``~`` and ``~/`` expanded, ``file://``
+URLs made paths) then Node's ``path.resolve`` against the process's cwd: lexical only, no link
+is followed and the disk is not looked at. This is the POSIX form of those rules (pi on Windows
+keeps drive letters and also expands ``~\\``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +14,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 AGENT_DIR_ENV = "PI_CODING_AGENT_DIR"
 SESSION_DIR_ENV = "PI_CODING_AGENT_SESSION_DIR"
@@ -20,11 +29,78 @@ def expand_tilde(path: str) -> str:
     return path
 
 
+def node_resolve(*paths: str) -> str:
+    """Node's ``path.posix.resolve(...paths)``: from the right, segments up to the first absolute
+    one (else the process's cwd in front), then ``//`` collapsed, ``.`` dropped, ``..`` taken
+    back (never above ``/``), no trailing ``/``. Lexical: the disk is not looked at."""
+    joined = ""
+    for path in reversed(paths):
+        if not path:
+            continue
+        joined = f"{path}/{joined}" if joined else path
+        if path.startswith("/"):
+            break
+    else:
+        joined = f"{os.getcwd()}/{joined}" if joined else os.getcwd()
+    parts: list[str] = []
+    for part in joined.split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part and part != ".":
+            parts.append(part)
+    return "/" + "/".join(parts)
+
+
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def _file_url_path(url: str) -> str | None:
+    """Node's ``fileURLToPath(url)`` on POSIX, or None where it throws (a host other than
+    ``localhost``, an encoded ``/``, a percent sequence that is not UTF-8). Dot segments are
+    left to :func:`node_resolve`, which resolves them as the URL parser would (``%2e`` too: it
+    is decoded first, and an encoded ``/`` is refused, so the segments are the same)."""
+    try:
+        split = urlsplit(url.replace("\\", "/"))  # the URL parser reads \ as / in file: URLs
+        if (split.hostname or "") not in ("", "localhost"):
+            return None
+        if "%2f" in split.path.lower() or _BAD_PERCENT.search(split.path):
+            return None  # decodeURIComponent throws on a % not followed by two hex digits
+        return unquote(split.path or "/", errors="strict")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def normalize_path(text: str) -> str:
+    """pi's ``normalizePath`` (also its ``expandTildePath``): ``~`` is the home folder, ``~/x``
+    is ``x`` in it, a ``file://`` URL is its path; anything else is left as it is. Where pi
+    would throw on a URL, the text is kept as a path."""
+    if text == "~":
+        return str(Path.home())
+    if text.startswith("~/"):
+        return node_resolve(f"{Path.home()}/{text[2:]}")  # path.join(home, rest): "~//x" is in home
+    if text.startswith("file://"):
+        path = _file_url_path(text)
+        if path is not None:
+            return path
+    return text
+
+
+def resolve_path(text: str, base: str | None = None) -> str:
+    """pi's ``resolvePath(text, base = process.cwd())``: :func:`normalize_path`, then
+    :func:`node_resolve` (a relative path against ``base``, itself normalised)."""
+    normalized = normalize_path(text)
+    if normalized.startswith("/"):
+        return node_resolve(normalized)
+    return node_resolve(normalize_path(os.getcwd() if base is None else base), normalized)
+
+
 def agent_dir() -> str:
-    """``$PI_CODING_AGENT_DIR`` (with ``~`` expanded), else ``~/.pi/agent``."""
+    """``$PI_CODING_AGENT_DIR`` (pi's ``expandTildePath``: ``~`` expanded, a URL made a path),
+    else ``~/.pi/agent``."""
     env = os.environ.get(AGENT_DIR_ENV)
     if env:
-        return expand_tilde(env)
+        return normalize_path(env)
     return os.path.join(str(Path.home()), ".pi", "agent")
 
 
@@ -38,8 +114,10 @@ def encode_cwd(cwd: str) -> str:
 
 
 def default_session_dir(cwd: str, agent: str | None = None) -> str:
-    """``<agent>/sessions/<encoded cwd>``. Unlike pi, computing it creates nothing."""
-    return os.path.join(sessions_root(agent), encode_cwd(cwd))
+    """``<agent>/sessions/<encoded cwd>``, both resolved first (pi's ``getDefaultSessionDirPath``):
+    ``/home/me/proj/``, ``/home/me/./proj`` and ``~/proj`` (HOME ``/home/me``) are all
+    ``--home-me-proj--``. Unlike pi, computing it creates nothing."""
+    return os.path.join(resolve_path(agent or agent_dir()), "sessions", encode_cwd(resolve_path(cwd)))
 
 
 def listed_folder(cwd: str, explicit: str | None, agent: str | None, everything: bool) -> str:

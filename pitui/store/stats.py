@@ -11,8 +11,8 @@ This is a second implementation of pi's load rules (reference §3; the first is
 chosen (the last entry), labels and name resolved the same way, v1 and v2 files read as pi
 migrates them; ``modified`` is the listing's last-activity time (§6.1). It is kept in step with
 pi by ``tests/test_preview.py``, which checks it against pi's own code (the oracle) and against
-:class:`~pitui.store.reader.Session` on every fixture. Tokens and cost add up the usage of every
-assistant message in the file, all branches, as pi's footer does.
+:class:`~pitui.store.reader.Session` on every fixture. Tokens and cost are pi 1.6's ``/session``
+totals (:mod:`pitui.store.totals`): every usage in the file, all branches.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from pitui.store.js import (
 from pitui.store.jsonl import BadLine, iter_lines, parse_fast, parse_line
 from pitui.store.migrate import version_number
 from pitui.store.model import LineProblem, NotASessionError
+from pitui.store.totals import SessionStats, TotalsCounter
 
 __all__ = [
     "LabelInfo",
@@ -75,7 +76,7 @@ class PreviewError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Tokens:
-    """Token counts summed over assistant messages."""
+    """Token counts summed over the session's usages (:mod:`pitui.store.totals`)."""
 
     input: int | float = 0
     output: int | float = 0
@@ -146,6 +147,7 @@ class SessionPreview:
     last_prompt: str | None
     skipped_lines: int  # lines that are not entries: unreadable JSON, null, a second header
     problems: tuple[LineProblem, ...] = field(default=())  # the first MAX_PROBLEMS skipped lines and why
+    totals: SessionStats = field(default=SessionStats())  # pi's /session totals; tokens and cost are its sums
 
     @property
     def messages(self) -> int:
@@ -226,19 +228,6 @@ def _os_reason(error: OSError) -> str:
 # Reading
 
 
-def _number(value: Any) -> int | float:
-    """A usage figure: a finite JSON number, else 0 (a file may hold anything there)."""
-    kind = type(value)
-    number: int | float
-    if kind is int:
-        number = value
-        return number
-    if kind is float and math.isfinite(value):
-        number = value
-        return number
-    return 0
-
-
 def _one_line(text: str) -> str:
     """``text`` as one line: whitespace runs (newlines too) become one space; cut to PROMPT_CHARS."""
     line = " ".join(text[: PROMPT_CHARS * 4].split())
@@ -280,8 +269,7 @@ class _Scan:
         self.users: dict[Any, tuple[int, int]] = {}  # id -> (offset, length) of a user message line
         self.roles: Counter[str] = Counter()
         self.models: Counter[tuple[str, str]] = Counter()
-        self.tokens: list[int | float] = [0, 0, 0, 0]
-        self.cost: int | float = 0
+        self.totals = TotalsCounter()
         self.labels: dict[Any, tuple[Any, Any, int]] = {}  # target -> (label, entry timestamp, order)
         self.name: str | None = None
         self.first_prompt: str | None = None
@@ -378,6 +366,7 @@ class _Scan:
         self.ids.append(entry_id)
         self.parents.append(parent)
         self.by_id[entry_id] = parent
+        self.totals.add(value)
         if kind == "message":
             self.message(value, entry_id, offset, len(line))
             return
@@ -418,16 +407,6 @@ class _Scan:
                     self.first_prompt = _one_line(text)
             return
         self.models[(_text(message.get("provider", MISSING)), _text(message.get("model", MISSING)))] += 1
-        usage = message.get("usage")
-        if type(usage) is dict:
-            tokens = self.tokens
-            tokens[0] += _number(usage.get("input"))
-            tokens[1] += _number(usage.get("output"))
-            tokens[2] += _number(usage.get("cacheRead"))
-            tokens[3] += _number(usage.get("cacheWrite"))
-            cost = usage.get("cost")
-            if type(cost) is dict:
-                self.cost += _number(cost.get("total"))
 
     def activity(self, entry: dict[str, Any], message: dict[str, Any]) -> None:
         """pi's ``getLastActivityTime``: the message's own time, else the entry's."""
@@ -468,6 +447,7 @@ class _Scan:
         else:
             modified = float(st.st_mtime_ns // 1_000_000)
         cwd = header.get("cwd")
+        totals = self.totals.result()
         parent_session = header.get("parentSession")
         return SessionPreview(
             path=self.path,
@@ -491,12 +471,13 @@ class _Scan:
                 ModelUse(provider, model, count)
                 for (provider, model), count in sorted(self.models.items(), key=lambda kv: (-kv[1], kv[0]))
             ),
-            tokens=Tokens(*self.tokens),
-            cost=float(self.cost),
+            tokens=Tokens(totals.input, totals.output, totals.cache_read, totals.cache_write),
+            cost=float(totals.cost),
             first_prompt=self.first_prompt,
             last_prompt=self.last_prompt(leaf),
             skipped_lines=self.skipped,
             problems=tuple(self.problems),
+            totals=totals,
         )
 
     def last_prompt(self, leaf: Any) -> str | None:

@@ -233,7 +233,8 @@ PROBLEMS_SHOWN = 12  # files named in the "files skipped" note; the rest are cou
 
 
 def problems_text(problems: Sequence[Any]) -> str:
-    """The files a listing skipped, one ``name: reason`` line each (safe to show)."""
+    """The files a listing skipped, one ``name: reason`` line each, by path (safe to show)."""
+    problems = sorted(problems, key=lambda p: p.path)
     lines = [f"{os.path.basename(p.path) or p.path}: {p.reason}" for p in problems[:PROBLEMS_SHOWN]]
     if len(problems) > PROBLEMS_SHOWN:
         lines.append(f"and {len(problems) - PROBLEMS_SHOWN} more")

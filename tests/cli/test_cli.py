@@ -14,6 +14,8 @@ import pytest
 from devkit.builder import entry, header, linear, msg, write
 from pitui.store.reader import Session
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
 
 def pitui(*args: str, env: dict[str, str] | None = None, cwd: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -50,12 +52,40 @@ def test_inspect_json_has_the_oracle_schema(tmp_path: Path):
         "context",
         "projection",
         "pi",
+        "stats",
     }
     assert report["leafId"] == "a0000003"
     assert report["context"]["messages"][0] == {"role": "user", "text": "text 0"}
     assert report["context"]["messages"][1] == {"role": "assistant", "blocks": ["text"], "textLen": 6}
     assert report["projection"] == [["a0000000", 1], ["a0000001", 1], ["a0000002", 1], ["a0000003", 1]]
     assert report["pi"] == [], "pi 1.6.0 reads it as pitui does"
+
+
+def test_inspect_shows_pi_session_totals() -> None:
+    path = FIXTURES / "totals-every-source.jsonl"
+    report = json.loads(pitui("inspect", str(path), "--json").stdout)
+    assert report["stats"] == {
+        "userMessages": 2,
+        "assistantMessages": 3,
+        "toolCalls": 1,
+        "toolResults": 2,
+        "totalMessages": 8,
+        "tokens": {"input": 1111, "output": 2222, "cacheRead": 3333, "cacheWrite": 4444, "total": 11110},
+        "cost": 1.23456789,
+    }
+    text = pitui("inspect", str(path)).stdout
+    assert "messages  8 (user 2, assistant 3); tools 1 calls, 2 results" in text
+    assert "tokens    11,110 (input 8,888: cached 3,333, uncached 5,555; output 2,222)  cost $1.235" in text
+    assert "note" not in text
+
+
+def test_inspect_says_when_pi_cannot_total_a_file() -> None:
+    path = FIXTURES / "totals-no-usage.jsonl"
+    report = json.loads(pitui("inspect", str(path), "--json").stdout)
+    assert report["stats"] == {"error": "Cannot read properties of undefined (reading 'input')"}
+    text = pitui("inspect", str(path)).stdout
+    assert "pi 1.6's /session fails on this file (Cannot read properties of undefined (reading 'input'))" in text
+    assert "assistant 2)" in text
 
 
 def test_inspect_reports_skipped_lines_on_stderr(tmp_path: Path):

@@ -44,7 +44,7 @@ PI_KEY_ORDER = {
     "session": ("type", "version", "id", "timestamp", "cwd", "parentSession"),
     "label": ("type", "id", "parentId", "timestamp", "targetId", "label"),
     "session_info": ("type", "id", "parentId", "timestamp", "name"),
-    "branch_summary": ("type", "id", "parentId", "timestamp", "fromId", "summary", "details", "fromHook"),
+    "branch_summary": ("type", "id", "parentId", "timestamp", "fromId", "summary", "details", "usage", "fromHook"),
     "custom": ("type", "customType", "data", "id", "parentId", "timestamp"),
 }
 ISO_MS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -409,7 +409,8 @@ def _check_branch(oracle_073: Oracle, env: dict[str, str], before: Before, targe
     assert after["branch"] == [*before.path_to(leaf), entry["id"]]
     if summary:
         assert entry["summary"] == SUMMARY
-        assert entry["fromId"] == (leaf if leaf is not None else "root"), "fromId as pi writes it"
+        left = before.pi["leafId"]
+        assert entry["fromId"] == (left if left is not None else "root"), "fromId: the leaf left, as pi 1.6 writes it"
         assert after["context"]["messages"][-1] == {
             "role": "branchSummary",
             "summary": SUMMARY,

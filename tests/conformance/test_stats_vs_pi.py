@@ -1,8 +1,11 @@
 """The picker's session preview (pitui.store.stats) against pi itself: entries, tree, labels,
-name and leaf as the oracle's ``open`` reads them, and the listing fields as its ``list`` lists them."""
+name and leaf as the oracle's ``open`` reads them, the listing fields as its ``list`` lists them,
+and the session totals (pitui.store.totals) as pi 1.6's ``/session`` adds them up."""
 
 from __future__ import annotations
 
+import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,9 @@ from helpers.stats_reading import (
     text_of,
 )
 
+from pitui.store.canonical import inspect_file
 from pitui.store.js import iso_ms
+from pitui.store.jsonl import dumps
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +86,36 @@ def test_listing_fields_as_pi_lists_them(path, pi_list):
     assert got.messages == row["messageCount"]
     first = row["firstMessage"]
     assert got.first_prompt == (None if first == "(no messages)" else one_line(first))
+
+
+@pytest.mark.parametrize("path", FOR_PI, ids=ids(FOR_PI))
+def test_totals_as_pi_adds_them_up(path, pi_open):
+    """``inspect --json``'s ``stats`` is pi's (its error too, where pi throws), and the preview
+    shows pi's numbers wherever pi's sums are numbers."""
+    pi = pi_open[str(path)]
+    if "error" in pi:
+        pytest.skip(f"pi cannot load it: {pi['error']}")
+    if "stats" not in pi:
+        pytest.skip("this oracle script prints no /session totals")
+    _, report = inspect_file(str(path))
+    assert json.loads(dumps(report["stats"], prepared=True)) == pi["stats"]
+    stats = pi["stats"]
+    got = preview(path).totals
+    if "error" in stats:
+        assert got.error == stats["error"]
+        return
+    assert (got.user_messages, got.assistant_messages, got.tool_calls, got.tool_results, got.total_messages) == (
+        stats["userMessages"],
+        stats["assistantMessages"],
+        stats["toolCalls"],
+        stats["toolResults"],
+        stats["totalMessages"],
+    )
+    tokens = stats["tokens"]
+    figures = [tokens["input"], tokens["output"], tokens["cacheRead"], tokens["cacheWrite"], tokens["total"]]
+    shown = [got.input, got.output, got.cache_read, got.cache_write, got.total_tokens]
+    for pi_figure, figure in zip(figures, shown, strict=True):
+        if type(pi_figure) in (int, float):
+            assert figure == pi_figure
+    if type(stats["cost"]) in (int, float):
+        assert math.isclose(got.cost, stats["cost"], rel_tol=0, abs_tol=1e-9)

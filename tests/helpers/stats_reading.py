@@ -81,19 +81,31 @@ def text_of(message: dict[str, Any]) -> str:
 
 
 def usage_sums(entries: list[Any]) -> tuple[list[float], float, Counter[str]]:
+    """Tokens and cost as pi 1.6's /session adds them (every assistant usage, toolResult usages,
+    ``usage`` entries, compaction and branch summary usages), figures that are not numbers left
+    out; and the assistant messages by model."""
     tokens = [0.0, 0.0, 0.0, 0.0]
     cost = 0.0
     models: Counter[str] = Counter()
     for entry in entries:
-        message = message_of(entry)
-        if message is None or message.get("role") != "assistant":
+        if not isinstance(entry, dict):
             continue
-        models[f"{message.get('provider')}/{message.get('model')}"] += 1
-        usage = message.get("usage") or {}
+        message = message_of(entry)
+        role = message.get("role") if message is not None else None
+        if role == "assistant":
+            models[f"{message.get('provider')}/{message.get('model')}"] += 1
+        if role in ("assistant", "toolResult"):
+            usage = message.get("usage")
+        elif entry.get("type") in ("usage", "compaction", "branch_summary"):
+            usage = entry.get("usage")
+        else:
+            continue
+        if not isinstance(usage, dict) or not isinstance(usage.get("cost"), dict):
+            continue  # pi 1.6 throws on these: pitui shows the rest
         for i, key in enumerate(("input", "output", "cacheRead", "cacheWrite")):
             if type(usage.get(key)) in (int, float):
                 tokens[i] += usage[key]
-        total = (usage.get("cost") or {}).get("total")
+        total = usage["cost"].get("total")
         if type(total) in (int, float):
             cost += total
     return tokens, cost, models

@@ -387,7 +387,7 @@ def apply(op: tuple[Any, ...], files: list[MFile], folder: str) -> None:
                 "id": result.entry_id,
                 "parentId": new_leaf,
                 "timestamp": line["timestamp"],
-                "fromId": new_leaf or "root",
+                "fromId": model.leaf or "root",  # the leaf left (pi 1.6)
                 "summary": summary.strip(),
             }
             model.entries.append(MEntry(result.entry_id, "branch_summary", new_leaf))
@@ -404,6 +404,14 @@ def apply(op: tuple[Any, ...], files: list[MFile], folder: str) -> None:
     else:  # fork, clone
         target = ids[args[0] % len(ids)] if kind == "fork" else model.leaf
         before_names = set(os.listdir(folder))
+        talk = [
+            e for e in model.path_to(target) if e.type == "message" and e.fields.get("role") in ("user", "assistant")
+        ]
+        if not talk:  # pi makes no file before a user or assistant message: refused
+            with pytest.raises(actions.ActionError):
+                actions.fork(model.path, target) if kind == "fork" else actions.clone(model.path)
+            assert Path(model.path).read_bytes() == before and set(os.listdir(folder)) == before_names
+            return
         new_path = actions.fork(model.path, target) if kind == "fork" else actions.clone(model.path)
         assert Path(model.path).read_bytes() == before, "fork and clone leave the source as it was"
         assert set(os.listdir(folder)) - before_names == {os.path.basename(new_path)}

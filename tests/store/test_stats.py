@@ -156,6 +156,8 @@ def test_no_prompts(tmp_path):
 
 
 def test_odd_usage_values_count_as_nothing(tmp_path):
+    """Strings, lists and missing figures add nothing; ``true`` adds 1, as JavaScript's + (and so
+    pi's /session) adds it; a message without usage is left out (pi's /session throws on it)."""
     odd = {"input": "12", "output": True, "cacheRead": None, "cacheWrite": [3], "cost": {"total": "0.5"}}
     good = {
         "input": 10,
@@ -174,8 +176,9 @@ def test_odd_usage_values_count_as_nothing(tmp_path):
         {"type": "message", "id": "a0000004", "parentId": "a0000003", "timestamp": kit.ts(4), "message": None},
     )
     got = preview(path)
-    assert (got.tokens.input, got.tokens.output, got.tokens.cache_read, got.tokens.cache_write) == (10, 5, 100, 1)
-    assert got.tokens.total == 116
+    assert (got.tokens.input, got.tokens.output, got.tokens.cache_read, got.tokens.cache_write) == (10, 6, 100, 1)
+    assert got.tokens.total == 117
+    assert got.totals.error == "Cannot read properties of null (reading 'input')"
     assert got.cost == pytest.approx(0.311)
     assert {m.name: m.messages for m in got.models} == {"anthropic/claude-x": 2, "7": 1}
     assert got.roles == {"assistant": 3, "unknown": 1}

@@ -127,7 +127,8 @@ def test_branch_with_summary(tmp_path: Path):
     # pi's key order; details as pi records them (no file was read or changed on that branch)
     assert list(data) == ["type", "id", "parentId", "timestamp", "fromId", "summary", "details"]
     assert data["details"] == {"readFiles": [], "modifiedFiles": []}
-    assert data["parentId"] == "a0000001" and data["fromId"] == "a0000001"
+    # fromId: the leaf the move left (pi 1.6; pi 0.73.1 wrote the new parent)
+    assert data["parentId"] == "a0000001" and data["fromId"] == "a0000003"
     roles = [m["role"] for m in Session.load(str(path)).context().messages]
     assert roles == ["user", "assistant", "branchSummary"]
 
@@ -160,6 +161,44 @@ def test_fork_rechains_past_labels_and_relinks_labels(tmp_path: Path):
     session = Session.load(str(new))
     assert session.labels == {"a": "start"} and len(session.tree().roots) == 1
     assert len(session.context().messages) == 4
+
+
+def test_fork_points_a_compaction_past_a_dropped_label_at_the_next_kept_entry(tmp_path: Path):
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        msg("a", None),
+        msg("b", "a", "assistant", n=1),
+        entry("label", "l1", "b", n=2, targetId="a", label="start"),
+        entry("label", "l2", "l1", n=3, targetId="b", label="reply"),
+        msg("c", "l2", n=4),
+        msg("d", "c", "assistant", n=5),
+        entry("compaction", "k1", "d", n=6, summary="S1", firstKeptEntryId="l1", tokensBefore=9),
+        entry("compaction", "k2", "k1", n=7, summary="S2", firstKeptEntryId="k2", tokensBefore=9),
+        msg("e", "k2", n=8),
+    )
+    new = Path(actions.clone(str(path)))
+    rows = {r.get("id"): r for r in map(orjson.loads, new.read_bytes().splitlines()[1:])}
+    assert rows["k1"]["firstKeptEntryId"] == "c", "the label it kept from is gone: the next kept entry"
+    assert rows["k2"]["firstKeptEntryId"] == "k2", "retain-none stays its own id"
+    assert list(rows["k1"]) == ["type", "id", "parentId", "timestamp", "summary", "firstKeptEntryId", "tokensBefore"]
+    assert rows["c"]["parentId"] == "b"
+    source = Session.load(str(path)).context().messages
+    assert Session.load(str(new)).context().messages == source
+
+
+def test_fork_or_clone_without_a_user_or_assistant_message_writes_nothing(tmp_path: Path):
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        entry("model_change", "m0000001", None, 1, provider="p", modelId="m"),
+        msg("s", "m0000001", "system", "You are pi.", n=2),
+        msg("a", "s", n=3),
+    )
+    with pytest.raises(actions.ActionError, match="no user or assistant message"):
+        actions.fork(str(path), "s")
+    assert sorted(os.listdir(tmp_path)) == ["s.jsonl"]
+    assert Path(actions.fork(str(path), "a")).is_file()
 
 
 def test_clone_copies_the_active_path(tmp_path: Path):
@@ -200,19 +239,37 @@ def test_trash_moves_the_file_and_says_why_when_it_cannot(tmp_path: Path, trash_
 # ---------------------------------------------------------------- SessionManager API
 
 
-def test_new_session_is_written_on_the_first_assistant_message(tmp_path: Path):
+def test_new_session_is_written_on_the_first_user_message(tmp_path: Path):
     manager = SessionManager.create("/home/me/proj", str(tmp_path))
     manager.append_model_change("anthropic", "claude-x")
-    manager.append_message({"role": "user", "content": "hello", "timestamp": 1})
+    manager.append_message({"role": "system", "content": "You are pi.", "timestamp": 1})
     file = Path(manager.get_session_file())
-    assert not file.exists()
-    manager.append_message({"role": "assistant", "content": [], "provider": "anthropic", "model": "m", "timestamp": 2})
+    assert not file.exists(), "setup entries alone (a system prompt too) make no file"
+    manager.append_message({"role": "user", "content": "hello", "timestamp": 2})
     rows = [orjson.loads(line) for line in file.read_bytes().splitlines()]
     assert [r["type"] for r in rows] == ["session", "model_change", "message", "message"]
     assert list(rows[0]) == ["type", "version", "id", "timestamp", "cwd"]
     assert file.name == rows[0]["timestamp"].replace(":", "-").replace(".", "-") + f"_{rows[0]['id']}.jsonl"
     manager.append_session_info("named")  # later entries go straight to the file
     assert SessionManager.open(str(file)).get_session_name() == "named"
+    assert [r["type"] for r in map(orjson.loads, file.read_bytes().splitlines())][-1] == "session_info"
+
+
+def test_new_session_file_is_created_never_over_another(tmp_path: Path):
+    manager = SessionManager.create("/home/me/proj", str(tmp_path))
+    file = Path(manager.get_session_file())
+    file.write_bytes(b"someone else's\n")
+    with pytest.raises(FileExistsError):
+        manager.append_message({"role": "user", "content": "hello", "timestamp": 2})
+    assert file.read_bytes() == b"someone else's\n"
+
+
+def test_appends_to_an_opened_file_are_immediate_without_any_message(tmp_path: Path):
+    path = write(tmp_path / "s.jsonl", header(), entry("model_change", "m0000001", None, 1, provider="p", modelId="m"))
+    before = path.read_bytes()
+    SessionManager.open(str(path)).append_session_info("setup only")
+    (line,) = new_lines(path, before)
+    assert orjson.loads(line)["name"] == "setup only"
 
 
 def test_manager_tree_api(tmp_path: Path):
@@ -224,7 +281,11 @@ def test_manager_tree_api(tmp_path: Path):
     assert [e["id"] for e in manager.get_children(a)] == [b, c]
     assert [e["id"] for e in manager.get_branch()] == [a, c]
     summary = manager.branch_with_summary(a, "left b")
-    assert manager.get_entry(summary)["fromId"] == a and manager.get_leaf_id() == summary
+    assert manager.get_entry(summary)["fromId"] == c and manager.get_leaf_id() == summary  # the leaf left
+    manager.reset_leaf()
+    first = manager.branch_with_summary(None, "from nowhere")
+    assert manager.get_entry(first)["fromId"] == "root" and manager.get_entry(first)["parentId"] is None
+    manager.branch(summary)
     manager.reset_leaf()
     root = manager.append_custom_entry("x", {"k": 1})
     assert manager.get_entry(root)["parentId"] is None

@@ -16,6 +16,7 @@ from pitui.store.model import FileChangedError
 from pitui.store.reader import Session
 from pitui.store.write.actions import BRANCH_CUSTOM_TYPE, ActionError
 from pitui.store.write.editing import SessionEditor
+from pitui.store.write.manager import SessionManager
 
 
 def pi_append(path: Path, *objects: Any) -> None:
@@ -70,7 +71,7 @@ def test_branch_with_summary_is_written_as_pi_writes_one(tmp_path: Path, oracle_
     editor = SessionEditor(Session.load(str(path)))
     written = editor.branch("a2", "Added a changelog entry.")
     last = orjson.loads(path.read_bytes().splitlines()[-1])
-    assert last["type"] == "branch_summary" and last["parentId"] == "a2" and last["fromId"] == "a2"
+    assert last["type"] == "branch_summary" and last["parentId"] == "a2" and last["fromId"] == "a4"
     assert last["summary"] == "Added a changelog entry."
     # The files the branch left behind read and changed, as pi's own summaries record them.
     assert last["details"] == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md"]}
@@ -286,3 +287,56 @@ def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle
         assert branch_transcript(left) == seen["transcript"], target
         files = file_lists(left)
         assert (list(files.read), list(files.modified)) == (seen["readFiles"], seen["modifiedFiles"]), target
+
+
+# -- every write of the view, on a file pi 1.6 made, read back by pi 1.6.0 and pi 0.73.1 ----------
+
+PI16_FILE = Path(__file__).resolve().parents[1] / "fixtures" / "write-pi16.jsonl"
+
+
+def both_pis_read_what_pitui_holds(oracles: list[Any], paths: list[Path]) -> None:
+    """Each pi loads each file with the leaf, path, labels and name pitui holds for it."""
+    for oracle in oracles:
+        seen = oracle.open_many(paths)
+        for path in paths:
+            pi, mine = seen[str(path)], Session.load(str(path))
+            assert "error" not in pi, f"pi {oracle.version} cannot load {path.name}: {pi}"
+            where = f"pi {oracle.version} on {path.name}"
+            assert pi["leafId"] == mine.leaf_id, where
+            assert pi["branch"] == [e.id for e in mine.path_to()], where
+            assert pi["labels"] == dict(mine.labels) and pi["name"] == mine.name, where
+
+
+def test_the_views_writes_on_a_pi_16_file_load_in_both_pis(tmp_path: Path, oracle: Any, oracle_073: Any) -> None:
+    path = tmp_path / PI16_FILE.name
+    path.write_bytes(PI16_FILE.read_bytes())
+    editor = SessionEditor(Session.load(str(path)))
+    assert editor.label("e0000013", "tests run").entry_id
+    named = editor.rename("Loader\nrewrite").entry_id
+    summary = editor.branch("e0000016", "Kept the lexer.")  # leaves e0000014, its usage entry and the two above
+    written = editor.session.entry(summary.entry_id)
+    assert written is not None and written.get("summary") == "Kept the lexer."
+    assert written.get("fromId") == named, "fromId: the leaf left (the name's entry), as pi 1.6 writes it"
+    forked = editor.fork("e0000019")  # past the retain-none compaction e0000017
+    cloned = editor.clone()
+    assert editor.branch("e0000005").entry_id  # a pitui.branch marker: the leaf back on e0000005
+    editor.undo()
+    both_pis_read_what_pitui_holds([oracle, oracle_073], [path, Path(forked.path), Path(cloned)])
+    copy = {e["id"]: e for e in map(orjson.loads, Path(forked.path).read_bytes().splitlines()[1:])}
+    assert copy["e0000017"]["firstKeptEntryId"] == "e0000017", "retain-none stays its own id"
+    assert [e.id for e in Session.load(cloned).path_to() if e.type != "label"][-2:] == ["e0000016", summary.entry_id]
+
+
+def test_fork_from_a_v1_file_migrates_it_first(tmp_path: Path, oracle: Any, oracle_073: Any) -> None:
+    source = tmp_path / "v1.jsonl"
+    source.write_bytes((PI16_FILE.parent / "v1.jsonl").read_bytes())
+    before = source.read_bytes()
+    manager = SessionManager.fork_from(str(source), "/home/me/elsewhere", str(tmp_path / "fork"))
+    forked = Path(manager.get_session_file() or "")
+    assert source.read_bytes() == before, "the source is not written"
+    header, *rows = map(orjson.loads, forked.read_bytes().splitlines())
+    assert header["version"] == 3 and header["cwd"] == "/home/me/elsewhere" and header["parentSession"] == str(source)
+    assert all(isinstance(r.get("id"), str) for r in rows), "every entry has an id (pi 1.6 copies them without)"
+    both_pis_read_what_pitui_holds([oracle, oracle_073], [forked])
+    theirs = oracle.open(source)["context"]["messages"]
+    assert [m["role"] for m in oracle.open(forked)["context"]["messages"]] == [m["role"] for m in theirs]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from helpers.apps import SIZE, opened, static_text, view_app
 from helpers.items import PI_ROLE
 from helpers.pilot import until
@@ -94,19 +95,27 @@ def shown_roles(pilot: Pilot[Any]) -> list[str]:
     return [PI_ROLE[type(item)] for item in view.items if type(item) in PI_ROLE]
 
 
-async def pi_sees_the_view(oracle_073: Any, path: Path, pilot: Pilot[Any]) -> dict[str, Any]:
-    """pi loads the file and finds the leaf, labels, name and context the view shows (with the
-    cursor on the leaf, Ctrl+G: the pane shows the conversation pi continues)."""
-    seen = oracle_073.open(path)
+@pytest.fixture
+def pis(oracle: Any, oracle_073: Any) -> tuple[Any, Any]:
+    """pi 1.6.0 and pi 0.73.1: every write of the view must load in both."""
+    return oracle, oracle_073
+
+
+async def pi_sees_the_view(pis: tuple[Any, Any], path: Path, pilot: Pilot[Any]) -> dict[str, Any]:
+    """Each pi loads the file and finds the leaf, labels, name and context the view shows (with
+    the cursor on the leaf, Ctrl+G: the pane shows the conversation pi continues); returns pi
+    1.6.0's view."""
+    views = [pi.open(path) for pi in pis]
     screen = pilot.app.screen
     assert isinstance(screen, SessionScreen) and screen.session is not None
     await pilot.press("ctrl+g")
-    await until(pilot, lambda: len(shown_roles(pilot)) == len(seen["context"]["messages"]))
-    assert seen["leafId"] == screen.session.leaf_id
-    assert seen["labels"] == dict(screen.session.labels)
-    assert seen["name"] == screen.session.name
-    assert [m["role"] for m in seen["context"]["messages"]] == shown_roles(pilot)
-    return seen
+    await until(pilot, lambda: len(shown_roles(pilot)) == len(views[0]["context"]["messages"]))
+    for seen in views:
+        assert seen["leafId"] == screen.session.leaf_id, seen["piVersion"]
+        assert seen["labels"] == dict(screen.session.labels), seen["piVersion"]
+        assert seen["name"] == screen.session.name, seen["piVersion"]
+        assert [m["role"] for m in seen["context"]["messages"]] == shown_roles(pilot), seen["piVersion"]
+    return views[0]
 
 
 # -- branching -------------------------------------------------------------------------------------
@@ -135,7 +144,7 @@ async def test_escape_at_the_question_writes_nothing(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-async def test_branch_without_summary_shows_at_once_and_pi_agrees(tmp_path: Path, oracle_073: Any) -> None:
+async def test_branch_without_summary_shows_at_once_and_pi_agrees(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -150,10 +159,10 @@ async def test_branch_without_summary_shows_at_once_and_pi_agrees(tmp_path: Path
         assert f"Branched to a2: wrote a pitui.branch entry {written['id']}" in status(pilot)
         assert tree_of(pilot).selected_id == "a2"
         await until(pilot, lambda: shown_roles(pilot) == ["user", "assistant", "toolResult", "assistant"])
-        await pi_sees_the_view(oracle_073, path, pilot)
+        await pi_sees_the_view(pis, path, pilot)
 
 
-async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle_073: Any) -> None:
+async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -167,12 +176,12 @@ async def test_a_written_summary_starts_from_the_digest(tmp_path: Path, oracle_0
         await pilot.press("ctrl+s")
         await until(pilot, lambda: "wrote branch summary" in status(pilot))
         written = last_entry(path)
-        assert written["type"] == "branch_summary" and written["fromId"] == "a2"
+        assert written["type"] == "branch_summary" and written["fromId"] == "a4"  # the leaf left
         assert written["summary"].endswith("Changelog done")
         assert written["details"] == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md"]}
         assert tree_of(pilot).selected_id == written["id"]
         await until(pilot, lambda: shown_roles(pilot)[-1:] == ["branchSummary"])
-        await pi_sees_the_view(oracle_073, path, pilot)
+        await pi_sees_the_view(pis, path, pilot)
 
 
 async def test_escape_in_the_editor_returns_to_the_question_and_an_empty_summary_is_refused(tmp_path: Path) -> None:
@@ -199,7 +208,7 @@ def summarizer(tmp_path: Path, body: str, timeout: float = 30) -> Config:
     return Config(summarizer_command=(sys.executable, str(script)), summarizer_timeout=timeout)
 
 
-async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_path: Path, oracle_073: Any) -> None:
+async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     seen_input = tmp_path / "input.txt"
     config = summarizer(
@@ -219,7 +228,7 @@ async def test_the_summarizer_gets_the_branch_and_its_summary_is_written(tmp_pat
             "The changelog got its entry.\n\n<read-files>\nREADME.md\n</read-files>\n\n"
             "<modified-files>\nCHANGELOG.md\n</modified-files>"
         )
-        await pi_sees_the_view(oracle_073, path, pilot)
+        await pi_sees_the_view(pis, path, pilot)
     assert seen_input.read_text().startswith("[User]: Now add a changelog entry")
 
 
@@ -266,7 +275,7 @@ async def test_without_a_summarizer_its_choice_cannot_be_taken(tmp_path: Path) -
         await pilot.press("escape")
 
 
-async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, oracle_073: Any) -> None:
+async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -277,13 +286,13 @@ async def test_choosing_a_user_message_copies_it_to_ask_again(tmp_path: Path, or
         assert "copied to the clipboard, to ask again in pi" in status(pilot)  # said once, in the status line
         assert not pilot.app._notifications
         assert tree_of(pilot).selected_id == "a2"
-        await pi_sees_the_view(oracle_073, path, pilot)
+        await pi_sees_the_view(pis, path, pilot)
 
 
 # -- labels, names, undo ---------------------------------------------------------------------------
 
 
-async def test_label_set_cancel_and_clear(tmp_path: Path, oracle_073: Any) -> None:
+async def test_label_set_cancel_and_clear(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -297,7 +306,7 @@ async def test_label_set_cancel_and_clear(tmp_path: Path, oracle_073: Any) -> No
         await until(pilot, lambda: "Label “fixed” set on a2" in status(pilot))
         tree = tree_of(pilot)
         assert "[fixed]" in tree.model.row(tree.model.cursor).plain
-        await pi_sees_the_view(oracle_073, path, pilot)
+        await pi_sees_the_view(pis, path, pilot)
         # Again: the dialog holds the label; emptied, it clears it.
         await highlight(pilot, "a2")
         await press_for(pilot, "L", LabelDialog)
@@ -305,10 +314,10 @@ async def test_label_set_cancel_and_clear(tmp_path: Path, oracle_073: Any) -> No
         pilot.app.screen.query_one("#label-input").value = ""
         await pilot.press("enter")
         await until(pilot, lambda: "Label cleared on a2" in status(pilot))
-        assert (await pi_sees_the_view(oracle_073, path, pilot))["labels"] == {}
+        assert (await pi_sees_the_view(pis, path, pilot))["labels"] == {}
 
 
-async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Path, oracle_073: Any) -> None:
+async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
@@ -320,10 +329,10 @@ async def test_rename_shows_in_the_title_and_cancel_keeps_the_name(tmp_path: Pat
         await pilot.press(*"Flaky test", "enter")
         await until(pilot, lambda: "Named “Flaky test”" in status(pilot))
         assert static_text(screen, "#session-title").startswith("Flaky test")
-        assert (await pi_sees_the_view(oracle_073, path, pilot))["name"] == "Flaky test"
+        assert (await pi_sees_the_view(pis, path, pilot))["name"] == "Flaky test"
 
 
-async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle_073: Any) -> None:
+async def test_undo_restores_each_action_in_turn(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -340,11 +349,11 @@ async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle_073: Any
         await until(pilot, lambda: "Undid the branch" in status(pilot))
         assert path.read_bytes().startswith(before_undo)  # the file only grew
         await until(pilot, lambda: len(shown_roles(pilot)) == 8)
-        await pi_sees_the_view(oracle_073, path, pilot)
+        await pi_sees_the_view(pis, path, pilot)
 
         await pilot.press("ctrl+z")
         await until(pilot, lambda: "Undid the label" in status(pilot))
-        assert (await pi_sees_the_view(oracle_073, path, pilot))["labels"] == {}
+        assert (await pi_sees_the_view(pis, path, pilot))["labels"] == {}
         await pilot.press("ctrl+z")
         await until(pilot, lambda: "Nothing to undo" in status(pilot))
 
@@ -352,7 +361,7 @@ async def test_undo_restores_each_action_in_turn(tmp_path: Path, oracle_073: Any
 # -- fork, clone, trash, resume --------------------------------------------------------------------
 
 
-async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, oracle_073: Any) -> None:
+async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     before = path.read_bytes()
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
@@ -373,9 +382,9 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
         )
         forked = Path(pilot.app.screen.session_path)
         assert forked.parent == path.parent
-        seen = oracle_073.open(forked)
-        assert seen["header"]["parentSession"] == str(path)
-        assert seen["branch"] == ["u1", "a1", "r1", "a2"]
+        for seen in (pi.open(forked) for pi in pis):
+            assert seen["header"]["parentSession"] == str(path)
+            assert seen["branch"] == ["u1", "a1", "r1", "a2"]
         await until(pilot, lambda: shown_roles(pilot) == ["user", "assistant", "toolResult", "assistant"])
         await pilot.press("escape")
         await until(
@@ -384,7 +393,7 @@ async def test_fork_opens_the_new_session_and_escape_comes_back(tmp_path: Path, 
     assert path.read_bytes() == before  # the source is not written
 
 
-async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle_073: Any) -> None:
+async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -392,7 +401,7 @@ async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle_073
         await press_for(pilot, "ctrl+n", ConfirmDialog)
         await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path))
-        assert oracle_073.open(pilot.app.screen.session_path)["branch"] == ["u1", "a1", "r1", "a2"]
+        assert [pi.open(pilot.app.screen.session_path)["branch"] for pi in pis] == [["u1", "a1", "r1", "a2"]] * 2
         assert pilot.app.clipboard == "Now add a changelog entry"
         await pilot.press("escape")
         await until(pilot, lambda: pilot.app.screen.session_path == str(path))
@@ -401,7 +410,7 @@ async def test_fork_on_a_user_message_stops_before_it(tmp_path: Path, oracle_073
         await until(pilot, lambda: "Nothing comes before the first message" in status(pilot))
 
 
-async def test_clone_copies_the_active_path(tmp_path: Path, oracle_073: Any) -> None:
+async def test_clone_copies_the_active_path(tmp_path: Path, pis: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)
@@ -414,8 +423,8 @@ async def test_clone_copies_the_active_path(tmp_path: Path, oracle_073: Any) -> 
         assert "(8 entries)" in dialog_text(pilot.app.screen)
         await pilot.press("enter")
         await until(pilot, lambda: pilot.app.screen.session_path != str(path) and pilot.app.screen.session is not None)
-        seen = oracle_073.open(pilot.app.screen.session_path)
-        assert seen["branch"] == ["u1", "a1", "r1", "a2", "u2", "a3", "r2", "a4"]
+        for seen in (pi.open(pilot.app.screen.session_path) for pi in pis):
+            assert seen["branch"] == ["u1", "a1", "r1", "a2", "u2", "a3", "r2", "a4"]
 
 
 async def test_trash_asks_first_then_goes_back_to_the_picker(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from devkit.make_demo.sessions import data, rel_path
-from devkit.simulator import Session, bash, edit, fork, pytest_quiet, read, write
+from devkit.simulator import Session, fork
+from devkit.tool_calls import bash, edit, pytest_quiet, read, write
 from pitui.demo import AGENT_DIR_PLACEHOLDER
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from devkit.make_demo.sessions import SHORTLINKS_CWD, data, scripted_session
-from devkit.simulator import Session, edit, grep, read, write
+from devkit.simulator import Session
+from devkit.tool_calls import edit, grep, read, write
 
 
 def build(files: dict[str, str]) -> tuple[Session, dict]:

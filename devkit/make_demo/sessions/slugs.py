@@ -4,7 +4,8 @@ retainedTail)."""
 from __future__ import annotations
 
 from devkit.make_demo.sessions import SHORTLINKS_CWD, data, scripted_session
-from devkit.simulator import Session, bash, edit, pytest_quiet, read, write
+from devkit.simulator import Session
+from devkit.tool_calls import bash, edit, pytest_quiet, read, write
 
 
 def build() -> tuple[Session, dict]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from devkit.make_demo.sessions import WEATHERAPP_CWD, data, scripted_session
-from devkit.simulator import Session, bash, edit, grep, pytest_quiet, read, tiny_png, write
+from devkit.simulator import Session
+from devkit.tool_calls import bash, edit, grep, pytest_quiet, read, tiny_png, write
 
 
 def build(files: dict[str, str]) -> tuple[Session, dict]:

@@ -21,7 +21,7 @@ from pitui.store.js import MISSING, js_trim
 from pitui.store.jsonl import BadLine, parse_line, split_lines
 from pitui.store.model import Entry, FileChangedError
 from pitui.store.reader import Session
-from pitui.store.write.manager import EntryNotFoundError, SessionManager
+from pitui.store.write.manager import EntryNotFoundError, SessionManager, holds_conversation
 from pitui.store.write.trash import move_to_trash
 
 BRANCH_CUSTOM_TYPE = "pitui.branch"
@@ -224,16 +224,33 @@ def effective_leaf(session: Session, leaf_id: Any = MISSING) -> Any:
     return leaf.id if leaf is not None else leaf_id
 
 
+def check_copyable(session: Session, end: Any) -> int:
+    """How many entries a fork or clone ending at ``end`` copies; refused (nothing written) when
+    they hold no user or assistant message: pi creates a session's file only once it holds one,
+    and pitui adds no message that would make it."""
+    path = session.path_to(end)
+    if not path:
+        raise ActionError(f"no entry {end!r} in {session.path}")
+    if not holds_conversation(path):
+        raise ActionError("Nothing to copy: no user or assistant message up to there (pi saves no session before one)")
+    return len(path)
+
+
+def copy_to_new_session(manager: SessionManager, end: Any) -> str:
+    """The new file of a fork or clone holding the path root..``end``, created whole."""
+    check_copyable(manager.session, end)
+    try:
+        new_file = manager.create_branched_session(end)
+    except EntryNotFoundError as error:
+        raise ActionError(str(error)) from None
+    assert new_file is not None and os.path.isfile(new_file)
+    return new_file
+
+
 def fork(path: str, entry_ref: str) -> str:
     """A new session with the path root..entry (pi's ``/fork``); returns its file."""
     manager = _open(path)
-    target = resolve_entry(manager.session, entry_ref)
-    try:
-        new_file = manager.create_branched_session(target.id, write_now=True)
-    except EntryNotFoundError as error:
-        raise ActionError(str(error)) from None
-    assert new_file is not None
-    return new_file
+    return copy_to_new_session(manager, resolve_entry(manager.session, entry_ref).id)
 
 
 def clone(path: str) -> str:
@@ -242,9 +259,7 @@ def clone(path: str) -> str:
     leaf = manager.session.leaf()
     if leaf is None:
         raise ActionError(f"{path} has no entries to clone")
-    new_file = manager.create_branched_session(leaf.id, write_now=True)
-    assert new_file is not None
-    return new_file
+    return copy_to_new_session(manager, leaf.id)
 
 
 def trash(path: str) -> None:

@@ -23,6 +23,8 @@ from pitui.store.write.actions import (
     ActionError,
     BranchPlan,
     branch_in,
+    check_copyable,
+    copy_to_new_session,
     effective_leaf,
     entry_by_id,
     is_prompt,
@@ -177,29 +179,25 @@ class SessionEditor:
             leaf = session.leaf()
             if leaf is None:
                 raise ActionError("Nothing to clone yet")
-            return CopyPlan(leaf.id, len(session.path_to(leaf.id)), None)
+            return CopyPlan(leaf.id, check_copyable(session, leaf.id), None)
         target = entry_by_id(session, entry_id)
         prompt = message_text(target) if is_prompt(target) else None
         end = target.parent_id if prompt is not None else target.id
         if end is None or end not in session.by_id:
             raise ActionError("Nothing comes before the first message: highlight a later entry to fork")
-        return CopyPlan(end, len(session.path_to(end)), prompt)
+        return CopyPlan(end, check_copyable(session, end), prompt)
 
     @_fresh
     def fork(self, entry_id: Any) -> Forked:
         """A new session in the same folder holding the path up to ``entry_id``; on a user
         message, up to the entry before it (pi's ``/fork``), with the message's text to ask again."""
         end, _, prompt = self.copy_plan(entry_id)
-        path = self._manager().create_branched_session(end, write_now=True)
-        assert path is not None
-        return Forked(path, prompt)
+        return Forked(copy_to_new_session(self._manager(), end), prompt)
 
     @_fresh
     def clone(self) -> str:
         """A new session in the same folder holding the whole active path (pi's ``/clone``)."""
-        path = self._manager().create_branched_session(self.copy_plan().end, write_now=True)
-        assert path is not None
-        return path
+        return copy_to_new_session(self._manager(), self.copy_plan().end)
 
     # ------------------------------------------------------------------ undo
 

@@ -7,8 +7,10 @@ class does the right thing instead:
 - opening never writes: old (v1/v2) files are migrated in memory, and rewritten (atomically, the
   original kept in the trash) only when something is appended to them;
 - a non-empty file that is not a session is refused, never truncated;
-- appends to an existing file go straight to it (no duplicated header), each a whole line;
-- ``create_branched_session`` re-chains the kept entries, so no entry is left an orphan;
+- a new file is created (never over another) once it holds a user or assistant message, as pi
+  1.6 does; appends to an existing file go straight to it (no duplicated header), each a whole line;
+- ``create_branched_session`` re-chains the kept entries, so no entry is left an orphan, and
+  writes the new file whole and exclusively (pi truncates and writes line by line);
 - ``fork_from`` migrates an old source first, so the copy's entries have ids.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import builtins
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from pitui.store import paths
@@ -45,8 +47,10 @@ def session_file_name(timestamp: str, session_id: str) -> str:
     return timestamp.replace(":", "-").replace(".", "-") + f"_{session_id}.jsonl"
 
 
-def _has_assistant(entries: list[Entry]) -> bool:
-    return any(e.role == "assistant" for e in entries)
+def holds_conversation(entries: Iterable[Entry]) -> bool:
+    """pi's ``_hasConversation``: a user or assistant message. A new session's file is created
+    only once it holds one (pi 1.6; setup entries alone stay in memory)."""
+    return any(e.type == "message" and e.role in ("user", "assistant") for e in entries)
 
 
 class SessionManager:
@@ -59,8 +63,9 @@ class SessionManager:
 
         Appends then go to the file and into ``session``, so a view holding it stays current;
         an append is refused if the file changed since ``session`` last read it.
+        The cwd is held resolved, as pi 1.6 holds it (so headers pitui writes name it so).
         """
-        self._cwd = cwd
+        self._cwd = paths.resolve_path(cwd)
         self._session_dir = session_dir
         self._persist = persist
         self._session_file: str | None = None
@@ -99,7 +104,7 @@ class SessionManager:
         if path is None:
             raise ValueError("the session was not read from a file")
         header_cwd = (session.header or {}).get("cwd")
-        cwd = cwd_override if cwd_override is not None else header_cwd if header_cwd is not None else os.getcwd()
+        cwd = cwd_override if cwd_override is not None else header_cwd if isinstance(header_cwd, str) else os.getcwd()
         return cls(cwd, session_dir or os.path.dirname(os.path.abspath(path)), path, True, session=session)
 
     @classmethod
@@ -125,6 +130,7 @@ class SessionManager:
             raise ValueError(f"Cannot fork: source session file is empty or invalid: {source_path}") from error
         if source.header is None:
             raise ValueError(f"Cannot fork: source session file is empty or invalid: {source_path}")
+        target_cwd = paths.resolve_path(target_cwd)
         folder = session_dir or paths.default_session_dir(target_cwd)
         session_id = uuid7()
         timestamp = now_iso()
@@ -135,7 +141,7 @@ class SessionManager:
             "id": session_id,
             "timestamp": timestamp,
             "cwd": target_cwd,
-            "parentSession": os.path.abspath(source_path),
+            "parentSession": paths.resolve_path(source_path),
         }
         create_file(new_file, [dumps(header), *(dumps(e.data) for e in source.entries)])
         return cls(target_cwd, folder, new_file, True)
@@ -216,7 +222,7 @@ class SessionManager:
                 else:
                     append_lines(self._session_file, [dumps(data)])
                     session.note_own_append(entry, DiskState.of(os.stat(self._session_file)))
-            elif _has_assistant([*session.entries, entry]):
+            elif holds_conversation([*session.entries, entry]):
                 self._flush_all(extra=entry)
             if self._flushed:
                 session.disk = DiskState.of(os.stat(self._session_file))
@@ -396,32 +402,46 @@ class SessionManager:
         self._session.leaf_id = None
 
     def branch_with_summary(
-        self, branch_from_id: str | None, summary: str, details: Any = None, from_hook: bool | None = None
+        self,
+        branch_from_id: str | None,
+        summary: str,
+        details: Any = None,
+        from_hook: bool | None = None,
+        usage: Any = None,
     ) -> str:
-        """Move the leaf to ``branch_from_id`` and append a summary of the abandoned branch there."""
+        """Move the leaf to ``branch_from_id`` and append a summary of the abandoned branch there.
+
+        ``fromId`` is the leaf before the move (``"root"`` when there was none), as pi writes it
+        since 0.84.3 (0.73.1 wrote the new parent, which says nothing the parent does not)."""
         if branch_from_id is not None and branch_from_id not in self._session.by_id:
             raise EntryNotFoundError(branch_from_id)
+        previous_leaf = self._leaf_for_append()
         self._session.leaf_id = branch_from_id
         entry = self._new_entry(
             "branch_summary",
-            fromId=branch_from_id if branch_from_id is not None else "root",
+            fromId=previous_leaf if previous_leaf is not None else "root",
             summary=summary,
             details=_given(details),
+            usage=_given(usage),
             fromHook=_given(from_hook),
         )
         return self._write_entry(entry)
 
-    def create_branched_session(self, leaf_id: str, *, write_now: bool = False) -> str | None:
-        """A new session holding only the path root..``leaf_id`` (pi's ``/fork``).
+    def create_branched_session(self, leaf_id: str) -> str | None:
+        """A new session holding only the path root..``leaf_id`` (pi's ``/fork``, ``/clone``).
 
         Label entries are dropped from the path and the kept entries re-chained, so none is left
-        an orphan; the labels of kept entries follow as a chain at the end, with their original
-        timestamps. The new file records this one as ``parentSession``. It is written at once if
-        it holds an assistant message or ``write_now`` is set, else with the first one.
+        an orphan (the first kept entry becomes a root); a kept compaction whose
+        ``firstKeptEntryId`` named a dropped label names the next kept entry instead (retain-none,
+        its own id, stays). The labels of kept entries follow as a chain at the end, with their
+        original timestamps. The new file records this one as ``parentSession``. It is created
+        at once if it holds a user or assistant message (:func:`holds_conversation`), else with
+        the first one, as pi does. An old (v1/v2) source was migrated when it was read, so the
+        copy is a v3 session whose entries all have ids (pi copies them unmigrated).
         """
         previous_file = self._session_file
-        path = [e for e in self._session.path_to(leaf_id) if e.type != "label"]
-        if not self._session.path_to(leaf_id):
+        full_path = self._session.path_to(leaf_id)
+        if not full_path:
             raise EntryNotFoundError(leaf_id)
         session_id = uuid7()
         timestamp = now_iso()
@@ -434,11 +454,24 @@ class SessionManager:
         }
         if self._persist and previous_file:
             header["parentSession"] = previous_file
+        path: list[Entry] = []
         kept: list[dict[str, Any]] = []
+        replacement: dict[str, Any] = {}  # a dropped label's id -> the next kept entry's
+        pending: list[Any] = []
         parent: Any = None
-        for entry in path:
+        for entry in full_path:
+            if entry.type == "label":
+                pending.append(entry.id)
+                continue
+            replacement.update((label_id, entry.id) for label_id in pending if isinstance(label_id, str))
+            pending.clear()
             data = dict(entry.data)
             data["parentId"] = parent
+            if entry.type == "compaction":
+                first_kept = data.get("firstKeptEntryId", MISSING)
+                if first_kept != entry.id and isinstance(first_kept, str) and first_kept in replacement:
+                    data["firstKeptEntryId"] = replacement[first_kept]
+            path.append(entry)
             kept.append(data)
             parent = data["id"]
         kept_ids = {e.id for e in path}  # as the labels name them (a list id is hashable there)
@@ -468,7 +501,7 @@ class SessionManager:
         self._session_file = os.path.join(self._session_dir, session_file_name(timestamp, session_id))
         self._flushed = False
         self._empty_file = False
-        if write_now or _has_assistant(session.entries):
+        if holds_conversation(session.entries):
             self._flush_all()
         return self._session_file
 

@@ -1,0 +1,139 @@
+"""The search keystroke of the picker benchmark, timed headless in a child process
+(``picker_bench.py --search-child``): pitui's picker over every session, the full-text index built,
+then single characters typed into the search box."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+
+def search_child(keystrokes: int, query: str, size: tuple[int, int], expect: int, target_ms: float) -> int:
+    import json
+
+    print(json.dumps(asyncio.run(_search_keystrokes(keystrokes, query, size, expect, target_ms))))
+    return 0
+
+
+async def _until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"waited {timeout:.0f}s for {what}")
+        await asyncio.sleep(0.001)
+
+
+async def _search_keystrokes(keystrokes: int, query: str, size: tuple[int, int], expect: int, target_ms: float) -> dict:
+    """One keystroke = from the key event handed to the app (as the terminal driver hands it)
+    until the first frame drawn after the list got its new rows.
+
+    Frames are the screen updates Textual composes (``App._display``, called for every update
+    even headless, where it then writes nothing): each is timestamped with the list's rows
+    object at that moment. ``SessionList.set_rows`` makes a new rows object, so the first
+    frame showing a new object is the redraw with the filtered rows. The picker's own parts
+    are timed too: ``Catalog.search`` (in the search worker) and the debounce before it, if the
+    picker has one (``SEARCH_DELAY_S``; 0 without).
+    """
+    from textual import events
+
+    from pitui.ui.app import PituiApp
+    from pitui.ui.screens.picker import PickerScreen
+    from pitui.ui.widgets.picker_header import PickerHeader
+
+    app = PituiApp(cwd=os.getcwd(), scope="all", watch=False)
+    frames: list[tuple[float, object]] = []
+    searches: list[float] = []
+    out: dict = {"query": query, "size": f"{size[0]}x{size[1]}"}
+    async with app.run_test(size=size) as pilot:
+        started = time.perf_counter()
+        await _until(lambda: isinstance(app.screen, PickerScreen), 30, "the picker")
+        picker = app.screen
+        assert isinstance(picker, PickerScreen)
+        listing = picker.session_list
+        header = picker.query_one(PickerHeader)
+
+        def listed() -> bool:
+            if header.status is not None and header.status[1]:
+                raise RuntimeError(f"the picker says: {header.status[0]}")
+            return len(listing.rows) == expect and header.loading is False
+
+        await _until(listed, 300, f"{expect} rows listed")
+        out["listed_s"] = round(time.perf_counter() - started, 3)
+        t = time.perf_counter()
+        catalog = app.catalog
+        await asyncio.to_thread(catalog.build_index)
+        out["index_s"] = round(time.perf_counter() - t, 3)
+        out["debounce_ms"] = round(getattr(PickerScreen, "SEARCH_DELAY_S", 0) * 1000, 1)
+
+        display = app._display
+
+        def frame(screen: object, renderable: object) -> None:
+            if renderable is not None:
+                frames.append((time.perf_counter(), listing.rows))
+            display(screen, renderable)  # type: ignore[arg-type]
+
+        app._display = frame  # type: ignore[method-assign]
+        search = catalog.search
+
+        def timed_search(*args: object, **kwargs: object) -> object:
+            t = time.perf_counter()
+            try:
+                return search(*args, **kwargs)  # type: ignore[arg-type]
+            finally:
+                searches.append(time.perf_counter() - t)
+
+        catalog.search = timed_search  # type: ignore[method-assign]
+
+        async def settle() -> None:
+            # Let the snippet workers and the preview finish, so that keystrokes do not overlap.
+            await pilot.pause(0.25)
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+
+        async def new_rows(before: object, start: float) -> float:
+            def drawn() -> bool:
+                return any(rows is not before and t >= start for t, rows in frames)
+
+            await _until(drawn, 30, "the filtered rows")
+            return next(t for t, rows in frames if rows is not before and t >= start) - start
+
+        latencies: list[float] = []
+        counts: list[int] = []
+        while len(latencies) < keystrokes:
+            picker.search_box.value = ""
+            await settle()
+            for char in query:
+                if len(latencies) >= keystrokes:
+                    break
+                before = listing.rows
+                frames.clear()
+                key = "space" if char == " " else char
+                start = time.perf_counter()
+                app._driver.send_message(events.Key(key, char))  # type: ignore[union-attr]
+                latencies.append(await new_rows(before, start))
+                counts.append(len(listing.rows))
+                await settle()
+        app._display = display  # type: ignore[method-assign]
+        catalog.search = search  # type: ignore[method-assign]
+    # The first key after start has no earlier query to start from (and, where the picker has
+    # not read the texts ahead, reads them): apart.
+    first_ms = latencies[0] * 1000
+    ms = sorted(x * 1000 for x in latencies[1:]) or [first_ms]
+    out.update(
+        {
+            "keystrokes": len(latencies),
+            "first_ms": round(first_ms, 1),
+            "median_ms": round(statistics.median(ms), 1),
+            "p90_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.9))], 1),
+            "max_ms": round(ms[-1], 1),
+            "target_ms": target_ms,
+            "ok": statistics.median(ms) <= target_ms,
+            "catalog_search_median_ms": round(statistics.median(searches) * 1000, 1) if searches else None,
+            "runs_ms": [round(x * 1000, 1) for x in latencies],
+            "rows": counts,
+        }
+    )
+    return out

@@ -1,0 +1,239 @@
+"""A session's totals as pi's ``/session`` shows them (``AgentSession.getSessionStats``).
+
+pi adds up, over **every** entry of the file (all branches, in file order):
+
+* the ``usage`` of every assistant message,
+* the ``usage`` of a toolResult message when it has a truthy one,
+* the ``usage`` of every ``usage`` entry (cache warming, pi 1.6),
+* the ``usage`` of a ``compaction`` or ``branch_summary`` entry when it has a truthy one,
+
+with ``core/usage-totals.js`` ``addUsageToTotals``: ``input``, ``output``, ``cacheRead``,
+``cacheWrite`` and ``cost.total``, each with JavaScript's ``+=``. It counts user, assistant and
+toolResult messages, the assistants' ``toolCall`` blocks, and every ``message`` entry (system
+messages included) as ``totalMessages``.
+
+Two sums are kept, because pi's can stop being a number:
+
+* the **exact** one (:meth:`SessionStats.pi_json`): JavaScript's ``+`` on whatever the file
+  holds: a missing field makes ``NaN`` (printed ``null``), a string concatenates, and a
+  ``usage`` (or ``cost``) that is missing or ``null`` makes pi throw a ``TypeError``, whose
+  message is kept in :attr:`SessionStats.error` (pi's ``/session`` fails on such a file);
+* the **shown** one (the dataclass's number fields): the same sums with every figure that is
+  not a finite JSON number (or a boolean, or null, which ``+`` takes as numbers) counted as 0
+  and the usages pi throws on left out, so a browser can always show totals. Wherever pi's
+  sum is a finite number, the shown one is the same.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pitui.store.js import MISSING, js_number, js_plus, js_round, js_truthy
+from pitui.store.jsonl import prepare
+from pitui.store.model import Entry
+
+__all__ = ["SessionStats", "TotalsCounter", "entries_stats", "session_stats", "stats_json"]
+
+_USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
+
+
+class _JSTypeError(Exception):
+    """What V8 throws when a property of ``undefined`` or ``null`` is read."""
+
+
+def _prop(value: Any, key: str) -> Any:
+    """``value[key]`` in JavaScript, for a JSON value (MISSING is ``undefined``)."""
+    if type(value) is dict:
+        return value.get(key, MISSING)
+    if value is MISSING or value is None:
+        what = "undefined" if value is MISSING else "null"
+        raise _JSTypeError(f"Cannot read properties of {what} (reading '{key}')")
+    return MISSING  # numbers, strings, booleans and arrays have none of the keys pi reads
+
+
+def _shown(value: Any) -> int | float:
+    """A usage figure as pitui adds it: as JavaScript's ``+`` does when that gives a number, else 0."""
+    kind = type(value)
+    if kind is int:
+        number: int | float = value
+        return number
+    if kind is float and math.isfinite(value):
+        number = value
+        return number
+    return 1 if value is True else 0  # JavaScript's + takes true as 1 (false and null as 0)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStats:
+    """pi's ``/session`` totals of one file. The number fields are the shown sums (see the
+    module's docstring); :meth:`pi_json` is pi's exact result."""
+
+    user_messages: int = 0
+    assistant_messages: int = 0
+    tool_calls: int = 0
+    tool_results: int = 0
+    total_messages: int = 0
+    input: int | float = 0
+    output: int | float = 0
+    cache_read: int | float = 0
+    cache_write: int | float = 0
+    cost: int | float = 0
+    error: str | None = None  # the TypeError pi's getSessionStats throws on this file, if any
+    exact: tuple[Any, ...] = (0, 0, 0, 0, 0)  # pi's input, output, cacheRead, cacheWrite, cost
+
+    @property
+    def total_tokens(self) -> int | float:
+        """pi's ``tokens.total``: input, output, cache read and cache write added up."""
+        return self.input + self.output + self.cache_read + self.cache_write
+
+    def pi_json(self) -> dict[str, Any]:
+        """The totals in the pi oracle's ``stats`` schema (``{"error": message}`` when pi throws),
+        ready for :func:`pitui.store.jsonl.prepare`: numbers as JavaScript holds them, cost
+        rounded to 9 decimals as the oracle rounds it."""
+        if self.error is not None:
+            return {"error": self.error}
+        tokens_in, tokens_out, read, write, cost = self.exact
+        total = js_plus(js_plus(js_plus(tokens_in, tokens_out), read), write)
+        return {
+            "userMessages": self.user_messages,
+            "assistantMessages": self.assistant_messages,
+            "toolCalls": self.tool_calls,
+            "toolResults": self.tool_results,
+            "totalMessages": self.total_messages,
+            "tokens": {
+                "input": tokens_in,
+                "output": tokens_out,
+                "cacheRead": read,
+                "cacheWrite": write,
+                "total": total,
+            },
+            "cost": js_round(js_number(cost) * 1e9) / 1e9,
+        }
+
+
+class TotalsCounter:
+    """pi's ``getSessionStats`` loop, fed one entry at a time in file order."""
+
+    __slots__ = ("counts", "error", "exact", "shown")
+
+    def __init__(self) -> None:
+        self.counts = [0, 0, 0, 0, 0]  # user, assistant, toolCalls, toolResult, message entries
+        self.exact: list[Any] = [0, 0, 0, 0, 0]
+        self.shown: list[int | float] = [0, 0, 0, 0, 0]
+        self.error: str | None = None
+
+    def _fail(self, error: _JSTypeError) -> None:
+        if self.error is None:
+            self.error = str(error)
+
+    def add_usage(self, usage: Any) -> None:
+        """``addUsageToTotals(totals, usage)``."""
+        try:
+            figures = [_prop(usage, key) for key in _USAGE_FIELDS]
+            figures.append(_prop(_prop(usage, "cost"), "total"))
+        except _JSTypeError as error:
+            self._fail(error)
+            return
+        exact, shown = self.exact, self.shown
+        for index, value in enumerate(figures):
+            exact[index] = js_plus(exact[index], value)
+            shown[index] += _shown(value)
+
+    def add_message_role(self, role: Any) -> None:
+        """A message entry whose message is an object with ``role`` and needs no body: a
+        user, system or custom message (assistant and toolResult ones go to :meth:`add`)."""
+        self.counts[4] += 1
+        if role == "user":
+            self.counts[0] += 1
+
+    def add(self, entry: Any) -> None:
+        """One entry of the file, as parsed (any JSON value)."""
+        if type(entry) is not dict:
+            return  # pi keeps such lines as entries; it reads no property of them that exists
+        kind = entry.get("type", MISSING)
+        if kind == "usage":
+            self.add_usage(entry.get("usage", MISSING))
+        elif kind == "branch_summary" or kind == "compaction":
+            usage = entry.get("usage", MISSING)
+            if js_truthy(usage):
+                self.add_usage(usage)
+        if kind != "message":
+            return
+        counts = self.counts
+        counts[4] += 1
+        try:
+            role = _prop(entry.get("message", MISSING), "role")
+        except _JSTypeError as error:
+            self._fail(error)
+            return
+        message = entry["message"]
+        if role == "user":
+            counts[0] += 1
+        elif role == "toolResult":
+            counts[3] += 1
+            usage = _prop(message, "usage")
+            if js_truthy(usage):
+                self.add_usage(usage)
+        elif role == "assistant":
+            counts[1] += 1
+            content = _prop(message, "content")
+            if type(content) is list:
+                try:
+                    counts[2] += sum(1 for block in content if _prop(block, "type") == "toolCall")
+                except _JSTypeError as error:
+                    self._fail(error)  # pi throws before it counts any of this message's calls
+                    counts[2] += sum(1 for b in content if type(b) is dict and b.get("type") == "toolCall")
+            self.add_usage(_prop(message, "usage"))
+
+    def result(self) -> SessionStats:
+        users, assistants, calls, results, messages = self.counts
+        tokens_in, tokens_out, read, write, cost = self.shown
+        return SessionStats(
+            users,
+            assistants,
+            calls,
+            results,
+            messages,
+            tokens_in,
+            tokens_out,
+            read,
+            write,
+            cost,
+            error=self.error,
+            exact=tuple(self.exact),
+        )
+
+
+def entries_stats(entries: Iterable[Any]) -> SessionStats:
+    """The totals of parsed entries (JSON values, in file order, header left out)."""
+    counter = TotalsCounter()
+    for entry in entries:
+        counter.add(entry)
+    return counter.result()
+
+
+_BODY_ROLES = frozenset({"assistant", "toolResult"})
+_USAGE_TYPES = frozenset({"usage", "compaction", "branch_summary"})
+
+
+def session_stats(entries: Iterable[Entry]) -> SessionStats:
+    """The totals of a loaded session's entries (``Session.entries``, every line in file order).
+    Only the lines that can carry a usage or tool calls are decoded: a user or system message
+    is counted from what the line index knows."""
+    counter = TotalsCounter()
+    for entry in entries:
+        kind = entry.type
+        if kind == "message" and type(entry.role) is str and entry.role not in _BODY_ROLES:
+            counter.add_message_role(entry.role)
+        elif kind == "message" or kind in _USAGE_TYPES:
+            counter.add(entry.data)
+    return counter.result()
+
+
+def stats_json(entries: Iterable[Entry]) -> dict[str, Any]:
+    """The oracle's ``stats`` of a loaded session's entries, prepared for ``dumps``."""
+    result: dict[str, Any] = prepare(session_stats(entries).pi_json())
+    return result
