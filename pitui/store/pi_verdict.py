@@ -124,7 +124,9 @@ def _context_verdict(session: Session) -> Verdict | None:
             "a parentId cycle on the path to the leaf: pi walks it until it runs out of memory and aborts",
         )
     for entry in session._walk_up(leaf):
-        if entry.type == "message" and entry.message in (None, MISSING):
+        # The line index knows the role of every message that is an object: only the others
+        # are read again.
+        if entry.type == "message" and entry.role is MISSING and entry.message in (None, MISSING):
             what = "null" if entry.message is None else "undefined"
             return Verdict(
                 CONTEXT,
