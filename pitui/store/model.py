@@ -48,6 +48,7 @@ class Entry:
         "textless",
         "timestamp",
         "type",
+        "usage_figures",
     )
 
     def __init__(
@@ -74,6 +75,9 @@ class Entry:
         # An assistant message with no text that ended normally (only thinking and tool calls):
         # pi's /tree hides these, and deciding it later would mean decoding every body again.
         self.textless = False
+        # What pi's /session totals read of an assistant or tool result message, kept so that
+        # the totals need not decode every body again (None: read the line when they are made).
+        self.usage_figures: tuple[Any, ...] | None = None
         if self.type == "message":
             message = get("message")
             if type(message) is dict:
@@ -81,6 +85,9 @@ class Entry:
                 if role == "assistant":
                     self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
                     self.textless = _textless(message)
+                    self.usage_figures = _usage_figures(message, True)
+                elif role == "toolResult":
+                    self.usage_figures = _usage_figures(message, False)
         self._source = source
         self._data: dict[str, Any] | None = data if keep or source is None else None
 
@@ -116,6 +123,39 @@ class Entry:
 
 
 _JS_SPACE = frozenset(JS_WHITESPACE)
+_USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite")
+
+
+def _plain_number(value: Any) -> bool:
+    return type(value) is int or type(value) is float
+
+
+def _usage_figures(message: dict[str, Any], assistant: bool) -> tuple[Any, ...] | None:
+    """``(input, output, cacheRead, cacheWrite, cost.total, tool calls)`` of a message whose
+    usage is made of plain numbers and whose content blocks are objects, ``()`` for a tool
+    result with no usage (pi adds none), else None: anything odder is left to the totals' exact
+    JavaScript rules, on the whole line."""
+    usage = message.get("usage", MISSING)
+    if not assistant and not js_truthy(usage):
+        return ()
+    if type(usage) is not dict:
+        return None
+    figures = [usage.get(key) for key in _USAGE_KEYS]
+    cost = usage.get("cost")
+    figures.append(cost.get("total") if type(cost) is dict else None)
+    if not all(_plain_number(f) for f in figures):
+        return None
+    calls = 0
+    if assistant:
+        content = message.get("content")
+        if type(content) is list:
+            for block in content:
+                if type(block) is not dict:
+                    return None
+                if block.get("type") == "toolCall":
+                    calls += 1
+    figures.append(calls)
+    return tuple(figures)
 
 
 def _textless(message: dict[str, Any]) -> bool:

@@ -136,7 +136,7 @@ def start_parallel(data: bytes, first_number: int) -> tuple[list[Chunk], tuple[i
 
 def parse_chunk(data: bytes, start: int, end: int, first: int) -> list[tuple[Any, ...]]:
     """In a child: each line's record. An ordinary entry becomes ``(line, offset, length, type,
-    id, parentId, timestamp, role, provider_model, textless, data or None)`` (its value kept
+    id, parentId, timestamp, role, provider_model, textless, usage_figures, data or None)`` (its value kept
     only if it is not a message; ``MISSING`` sent as ``...``); any other line (unreadable, not an
     object, a header, an id that is an array or object) becomes ``(line, offset, length)``, to
     be read again by the main process with every rule."""
@@ -178,6 +178,7 @@ def parse_chunk(data: bytes, start: int, end: int, first: int) -> list[tuple[Any
                 ... if entry.role is MISSING else entry.role,
                 model,
                 entry.textless,
+                entry.usage_figures,
                 None if kind == "message" else value,
             )
         )
@@ -197,7 +198,7 @@ def merge(
             offset, length = record[1], record[2]
             consume(((number, offset, data[offset : offset + length]),))
             continue
-        _, offset, length, kind, entry_id, parent_id, timestamp, role, model, textless, value = record
+        _, offset, length, kind, entry_id, parent_id, timestamp, role, model, textless, figures, value = record
         entry = new(Entry)
         entry.type = MISSING if kind is ... else kind
         entry.id = MISSING if entry_id is ... else entry_id
@@ -209,6 +210,7 @@ def merge(
             model = (MISSING if model[0] is ... else model[0], MISSING if model[1] is ... else model[1])
         entry.provider_model = model
         entry.textless = textless
+        entry.usage_figures = figures
         entry._source = source
         entry._data = value
         append(entry)

@@ -27,7 +27,7 @@ Two sums are kept, because pi's can stop being a number:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,10 +137,33 @@ class TotalsCounter:
         except _JSTypeError as error:
             self._fail(error)
             return
+        self._add_figures(figures)
+
+    def _add_figures(self, figures: Sequence[Any]) -> None:
         exact, shown = self.exact, self.shown
         for index, value in enumerate(figures):
             exact[index] = js_plus(exact[index], value)
             shown[index] += _shown(value)
+
+    def add_known(self, role: str, figures: tuple[Any, ...]) -> None:
+        """An assistant or tool result message from what the line index kept of it
+        (``Entry.usage_figures``): what :meth:`add` does with its body."""
+        counts = self.counts
+        counts[4] += 1
+        if role == "assistant":
+            counts[1] += 1
+            counts[2] += figures[5]
+        else:
+            counts[3] += 1
+            if not figures:
+                return
+        exact, shown = self.exact, self.shown
+        for index in range(5):
+            value, total = figures[index], exact[index]
+            # Plain (finite) numbers: JavaScript's + is a float addition, as js_plus does it.
+            kind = type(total)
+            exact[index] = float(total) + value if kind is float or kind is int else js_plus(total, value)
+            shown[index] += value
 
     def add_message_role(self, role: Any) -> None:
         """A message entry whose message is an object with ``role`` and needs no body: a
@@ -228,6 +251,8 @@ def session_stats(entries: Iterable[Entry]) -> SessionStats:
         kind = entry.type
         if kind == "message" and type(entry.role) is str and entry.role not in _BODY_ROLES:
             counter.add_message_role(entry.role)
+        elif kind == "message" and entry.usage_figures is not None:
+            counter.add_known(entry.role, entry.usage_figures)
         elif kind == "message" or kind in _USAGE_TYPES:
             counter.add(entry.data)
     return counter.result()
