@@ -195,7 +195,13 @@ async def check_app() -> None:
         text = screen_text(app)
         check("Tree" in text and "Conversation" in text, "the tree and conversation panes are on screen")
         check(tree.selected_id == screen.session.leaf_id, "the tree highlights the session's leaf")
-        check("› • assistant: Committed as `9ac41e2`." in text, "the tree shows the leaf's row on the active path")
+        # The rows' text is made off the UI thread: it may be drawn a frame after the panes.
+        await wait_for(
+            pilot,
+            lambda: "› • assistant: Committed as `9ac41e2`." in screen_text(app),
+            "the tree shows the leaf's row on the active path",
+        )
+        text = screen_text(app)
         check("user: commit" in text and "[bash: git add -A" in text, "the tree shows the rows above the leaf")
         check(
             "Conversation · " in text and "Committed as 9ac41e2." in text and "User" in text and "Assistant" in text,

@@ -274,6 +274,9 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         self._update_size()
         self.refresh()
         self._scroll_to_cursor(center=center)
+        # A scroll is clamped to the size the widget had: when the rows grew, the cursor is
+        # shown again once the new size has been laid out (nothing happens if it is shown).
+        self.call_after_refresh(self._scroll_to_cursor, center)
         self._post_changes()
 
     def cursor_region(self) -> Region | None:
