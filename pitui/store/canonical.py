@@ -137,7 +137,7 @@ def inspect_session(session: Session) -> dict[str, Any]:
         "context": {"model": prepare(model), "thinkingLevel": prepare(thinking), "messages": messages},
         "projection": [[_id(p.entry.id), len(p.messages)] for p in projection],
         # what pi 1.6.0 does with the file where it is not what pitui does (pitui's own key)
-        "pi": [verdict.as_json() for verdict in pi_verdicts(session)],
+        "pi": [verdict.as_json() for verdict in pi_verdicts(session, projection)],
     }
     if result["leafId"] is MISSING:
         del result["leafId"]

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from pitui.store.context import EDITABLE_ROLES, has_replacement
+from pitui.store.context import EDITABLE_ROLES, ProjectedEntry, has_replacement
 from pitui.store.js import MISSING, js_trim, js_truthy
 from pitui.store.reader import Session
 
@@ -45,13 +45,14 @@ class Verdict:
         return f"fails at {self.at}: {self.why}{error}"
 
 
-def pi_verdicts(session: Session) -> list[Verdict]:
-    """How pi 1.6.0 fails on ``session``'s file, step by step (empty: it does not)."""
+def pi_verdicts(session: Session, projection: list[ProjectedEntry] | None = None) -> list[Verdict]:
+    """How pi 1.6.0 fails on ``session``'s file, step by step (empty: it does not).
+    ``projection``: ``session.projection()`` where the caller has it already."""
     opened = _open_verdict(session)
     if opened is not None:
         return [opened]  # pi stops there
     out = []
-    context = _context_verdict(session)
+    context = _context_verdict(session, projection)
     if context is not None:
         out.append(context)
     name = _name_verdict(session)
@@ -111,7 +112,7 @@ def _no_constant(name: str) -> Any:
 # context
 
 
-def _context_verdict(session: Session) -> Verdict | None:
+def _context_verdict(session: Session, projection: list[ProjectedEntry] | None) -> Verdict | None:
     """``buildSessionContext`` on the leaf: the path walk, the settings scan, the projection."""
     leaf = session._context_leaf(session.leaf_id)
     if leaf is None:
@@ -134,7 +135,8 @@ def _context_verdict(session: Session) -> Verdict | None:
                 f"Cannot read properties of {what} (reading 'role')",
                 f"entry {entry.id} (line {entry.line}) is a message entry without a message",
             )
-    projection = session.projection()
+    if projection is None:
+        projection = session.projection()
     for projected in projection:
         edit = projected.edit
         if edit is None or has_replacement(edit):
