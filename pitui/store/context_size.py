@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from pitui.store.context import ProjectedEntry, projected_messages
+from pitui.store.context import ProjectedEntry, edit_map, project_entry, projected_messages
 from pitui.store.js import MISSING, js_len, js_number, js_number_string, js_truthy
 from pitui.store.jsonl import dumps
 from pitui.store.model import Entry
@@ -206,26 +206,46 @@ def estimate_projected(projection: Sequence[ProjectedEntry], branch: Sequence[En
 
 def context_tokens(session: Session, entry_id: Any) -> float | None:
     """The tokens pi's footer would show with ``entry_id`` as the leaf (``getContextUsage``);
-    None for pi's ``?``: after the path's latest compaction, no reply with usage yet."""
+    None for pi's ``?``: after the path's latest compaction, no reply with usage yet.
+
+    The same figures as :func:`estimate_projected` on the whole projection, read from the end:
+    only the messages after the last reply are decoded, unless pi estimates everything."""
     branch = session.path_to(entry_id)
     if not branch:
         return 0
-    projection = session.projection(entry_id)
-    compaction = next((e for e in reversed(branch) if e.type == "compaction"), None)
-    if compaction is not None:
-        replied = {p.entry.id for p in projection if any(_replied(m) for m in p.messages)}
-        at = next((i for i, e in enumerate(branch) if e.id == compaction.id), -1)
-        if not any(e.id in replied for e in branch[at + 1 :]):
-            return None
-    return estimate_projected(projection, branch).tokens
+    selected = session.context_entries(entry_id)
+    edits = edit_map(selected)
+    projected: dict[int, ProjectedEntry] = {}
+
+    def at(index: int) -> ProjectedEntry:
+        found = projected.get(index)
+        if found is None:
+            found = projected[index] = project_entry(selected[index], index, edits)
+        return found
+
+    position = {id(e): i for i, e in enumerate(branch)}
+    latest_compaction = next((i for i in range(len(branch) - 1, -1, -1) if branch[i].type == "compaction"), None)
+    invalidating = next((i for i in range(len(branch) - 1, -1, -1) if branch[i].type in _INVALIDATING), -1)
+    trailing = 0
+    for index in range(len(selected) - 1, -1, -1):
+        entry_at = position.get(id(selected[index]), -1)
+        if latest_compaction is not None and entry_at <= latest_compaction:
+            return None  # no reply with usage since the compaction
+        messages = at(index).messages
+        for message in reversed(messages):
+            usage = _usage(message)
+            if usage is not None:
+                if entry_at > invalidating:
+                    return calculate_context_tokens(usage) + trailing
+                if latest_compaction is None or entry_at > latest_compaction:
+                    return estimate_projected([at(i) for i in range(len(selected))], branch).tokens
+            trailing += estimate_tokens(message)
+    if latest_compaction is not None:
+        return None
+    return estimate_projected([at(i) for i in range(len(selected))], branch).tokens
 
 
-def _replied(message: Any) -> bool:
-    """A projected assistant reply pi counts as usage after a compaction (its usage is not
-    checked for presence: pi would throw on one without, which is taken as no usage)."""
-    if _get(message, "role") != "assistant" or message.get("stopReason") in ("aborted", "error"):
-        return False
-    return calculate_context_tokens(message.get("usage")) > 0
+_INVALIDATING = ("context_edit", "compaction")
 
 
 def format_tokens(count: float) -> str:
