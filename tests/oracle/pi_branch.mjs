@@ -9,14 +9,15 @@
 // "modifiedFiles": [...]}: the entries pi would summarise (collectEntriesForBranchSummary), the
 // text its model would be given (serializeConversation of convertToLlm of
 // prepareBranchEntries, no token budget) and the file lists it stores as details; or
-// {"error": message}. pi only ever gets copies of the files, as in pi_tree.mjs.
+// {"error": message}. pi only ever gets copies of the files, as in pi_tree.mjs. pi 1.6.0
+// (@earendil-works) by default; $PI_PKG may name another pi package folder (0.73.1 works too).
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@mariozechner", "pi-coding-agent");
+const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@earendil-works", "pi-coding-agent");
 
 async function load(relative) {
   const file = path.join(PKG, "dist", ...relative.split("/"));
