@@ -2,9 +2,9 @@
 
 pi reads a message's ``content`` (a string, or a list of blocks) in several places, each with
 its own rule: the ``/tree`` navigator cuts text at 200 UTF-16 units and lets a block without
-text add ``"undefined"``; the editor text of a branch point joins text blocks with nothing in
-between. Each rule lives here once, named after the pi function it mirrors (in snake case),
-so they are not mixed up: they differ on purpose.
+text add ``"undefined"``; Ctrl+X in the tree copies the whole text; the editor text of a
+branch point joins text blocks with nothing in between. Each rule lives here once, named after
+the pi function it mirrors (in snake case), so they are not mixed up: they differ on purpose.
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
 """The session tree as pi's ``/tree`` navigator shows it, as plain data for a widget.
 
-:class:`TreeModel` is the exact equivalent of pi 0.73.1's ``TreeSelectorComponent`` logic
-(reference: pi-ui-behaviour.md §2, pi-session-format.md §8): the active branch sorted first,
+:class:`TreeModel` is the exact equivalent of pi 1.6.0's ``TreeSelectorComponent`` logic
+(reference: pi-ui-behaviour.md §2, pi-session-format.md §8, and pi-1.6.md §5 U-T for what pi 1.6
+changed: ``usage`` entries never shown, ``context_edit`` as bookkeeping, Ctrl+X's copy text):
+the active branch sorted first,
 indentation only at branch points, ``├─ └─ │`` connectors and gutters, fold glyphs, the active
 path marker, labels and label times, one line of text per entry, the hidden tool-call-only
 assistant messages, the five filter modes, type-to-search, folding and the segment jumps, and
 where the selection goes when rows come and go. Beyond pi: jumps to the leaf, the parent, the
 next or previous sibling branch and labelled entry; counts of the entries a fold or a filter
-hides; and following a session that grows.
+hides; following a session that grows; and Enter on the row above a hidden leaf counting as
+"at the leaf" (:meth:`TreeModel.at_leaf`, pi's bug B10 fixed).
 
 Built for sessions of 100,000 entries and chains 50,000 deep: nothing recurses, the layout lives
 in flat lists indexed by node (:mod:`pitui.store.tree.structure`), rows are the sorted list of
