@@ -208,3 +208,12 @@ def test_a_message_between_makes_enter_a_move() -> None:
     plain.user("u", None, "q")
     plain.assistant("a", "u", "answer")
     assert _at_leaf(model(plain.session())) == ["a"]  # the leaf itself
+
+
+def test_an_entry_type_that_is_a_json_array_is_an_unknown_entry() -> None:
+    b = Build()
+    b.add("message", "a", None)
+    b.lines[-1].update(type=["x"])
+    b.user("u", "a", "q")
+    m = model(b.session(), filter_mode="all")
+    assert ids(m) == ["a", "u"]  # a blank row, as pi draws an entry type it does not know

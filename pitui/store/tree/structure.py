@@ -96,7 +96,7 @@ def _category(entry: Entry) -> int:
         return TOOL if role == "toolResult" else OTHER
     if kind == _NEVER_TYPE:
         return NEVER
-    return BOOKKEEPING if kind in _BOOKKEEPING_TYPES else OTHER
+    return BOOKKEEPING if type(kind) is str and kind in _BOOKKEEPING_TYPES else OTHER
 
 
 class TreeStructure:
