@@ -206,6 +206,14 @@ TREE: list[BindingType] = [
         id="tree.label_times",
         tooltip="Show or hide when labels were set",
     ),
+    Binding(
+        "ctrl+x",
+        "copy",
+        "Copy",
+        show=False,
+        id="tree.copy",
+        tooltip="Copy the highlighted entry's full text to the clipboard",
+    ),
     Binding("ctrl+g", "leaf", "Leaf", show=False, id="tree.leaf", tooltip="Go to the current leaf"),
     Binding("alt+up", "parent", "Parent", show=False, id="tree.parent", tooltip="Go to the parent entry"),
     Binding(

@@ -15,13 +15,15 @@
 // With "reply": TEXT (pi 1.6), pi's own generateBranchSummary runs too, its model a stand-in
 // that answers TEXT (and "customInstructions", "contextWindow" passed on): the answer adds
 // "prompt" (the user text pi sent its model), "systemPrompt" and "summary" (what pi writes).
+// pi 1.6.0 (@earendil-works) by default; $PI_PKG may name another pi package folder (0.73.1
+// works too, without "reply").
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@mariozechner", "pi-coding-agent");
+const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@earendil-works", "pi-coding-agent");
 
 async function load(relative) {
   const file = path.join(PKG, "dist", ...relative.split("/"));

@@ -346,7 +346,15 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
     @on(SessionTree.Selected)
     def _selected(self, event: SessionTree.Selected) -> None:
         """Enter in the tree: branch there."""
-        self.branch_here(event.entry_id)
+        self.branch_here(event.entry_id, at_leaf=event.at_leaf)
+
+    @on(SessionTree.Copied)
+    def _copied(self, event: SessionTree.Copied) -> None:
+        """Ctrl+X in the tree: pi's words for what it did."""
+        if event.text is None:
+            self._say("Selected entry has no text to copy", error=True)
+        else:
+            self._say("Copied selected message to clipboard")
 
     def palette_commands(self) -> list[PaletteCommand]:
         """The view's actions in the command palette (F2)."""
@@ -354,7 +362,10 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
             return []
         tree = self.query_one(SessionTree)
         return session_commands(
-            self, tree, self.query_one(ConversationView), lambda: self.branch_here(tree.selected_id)
+            self,
+            tree,
+            self.query_one(ConversationView),
+            lambda: self.branch_here(tree.selected_id, at_leaf=tree.at_leaf),
         )
 
     # ------------------------------------------------------------------ actions

@@ -85,15 +85,20 @@ class WritesSession(_Base):
         return await answer
 
     @work(exclusive=True, group="session-write", exit_on_error=False)
-    async def branch_here(self, entry_id: Any) -> None:
+    async def branch_here(self, entry_id: Any, *, at_leaf: bool = False) -> None:
         """pi's tree selection: move the leaf here, asking first whether to summarise the branch
-        being left (when it leaves something behind). Cancelling at any step writes nothing."""
+        being left (when it leaves something behind). Cancelling at any step writes nothing.
+        ``at_leaf``: the tree showed this row as where the conversation is (the leaf, hidden
+        below it, is bookkeeping): nothing to do, where pi would move past the leaf (its B10)."""
         try:
-            await self._branch_here(entry_id)
+            await self._branch_here(entry_id, at_leaf)
         finally:
             self.query_one(SessionTree).release_keys()
 
-    async def _branch_here(self, entry_id: Any) -> None:
+    async def _branch_here(self, entry_id: Any, at_leaf: bool) -> None:
+        if at_leaf:
+            self._say("Already at this point: nothing written")
+            return
         editor = self._editor_for_writing()
         if editor is None:
             return
