@@ -94,3 +94,15 @@ def test_system_prompt_folded_then_changes():
     blocks = [i for i in items if isinstance(i, SystemBlock)]
     assert blocks[0].whole and blocks[0].tools and blocks[0].size > 0
     assert any(not b.whole and b.changes for b in blocks[1:])
+
+
+def test_header_and_preview_totals_are_pis_session_totals(oracle, pi_written):
+    """The session header and the picker preview show stats.session_preview's tokens and cost:
+    pi 1.6's /session totals on the sessions it wrote (usage entries and every branch counted)."""
+    from pitui.store.stats import session_preview
+
+    for written in pi_written:
+        stats = oracle.open(written.file)["stats"]
+        preview = session_preview(str(written.file))
+        assert preview.tokens.total == stats["tokens"]["total"], written.story
+        assert round(preview.cost, 9) == stats["cost"], written.story
