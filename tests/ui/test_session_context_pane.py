@@ -20,15 +20,15 @@ async def test_omitted_message_is_marked_and_ctrl_s_hides_it(tmp_path):
         screen = await opened(pilot)
         view = screen.query_one(ConversationView)
         await settle(pilot)
-        assert "everything on the path" in str(view.border_title)
+        assert "Everything on the path" in str(view.border_title)
         assert "omitted from context by" in screen_text(app)
         assert str(view.border_subtitle).startswith("context ")
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: "as the model sees it" in str(view.border_title))
+        await until(pilot, lambda: "As the model sees it" in str(view.border_title))
         await settle(pilot)
         assert "omitted from context by" not in screen_text(app)
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: "everything on the path" in str(view.border_title))
+        await until(pilot, lambda: "Everything on the path" in str(view.border_title))
 
 
 async def test_replaced_message_shows_its_original_on_enter(tmp_path):

@@ -325,13 +325,13 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
         view = self.query_one(ConversationView)
         items = model_sees(path.items) if self.model_view else path.items
         view.show(items)
-        which = "as the model sees it" if self.model_view else "everything on the path"
+        which = "As the model sees it" if self.model_view else "Everything on the path"
         messages = sum(1 for item in items if item.entry_id is not None)
         if path.messages < 0:
             view.border_title = "Conversation"
             view.border_subtitle = ""
             return
-        view.border_title = f"Conversation · {which} · {messages:,} message{'s' if messages != 1 else ''}"
+        view.border_title = f"{which} · {messages:,} message{'s' if messages != 1 else ''}"
         view.border_subtitle = _context_text(path.tokens, path.window)
 
     def action_context_view(self) -> None:
