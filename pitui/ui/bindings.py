@@ -78,6 +78,13 @@ SESSION: list[BindingType] = [
     ),
     Binding("ctrl+z", "undo", "Undo", id="session.undo", tooltip="Undo the last label, rename or branch"),
     Binding("f5", "reload", "Reload", show=False, id="session.reload", tooltip="Read the file again from disk"),
+    Binding(
+        "ctrl+s",
+        "context_view",
+        "Model's view",
+        id="session.context_view",
+        tooltip="The conversation as the model sees it, or everything on the path",
+    ),
 ]
 
 

@@ -30,8 +30,10 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pitui.safe_text import safe_line
-from pitui.store.conversation import Item, replaced_items
-from pitui.store.model import Entry, FileChangedError, NotASessionError
+from pitui.store.context_size import format_tokens as context_tokens_text
+from pitui.store.conversation import replaced_items
+from pitui.store.model import FileChangedError, NotASessionError
+from pitui.store.pane import PaneItem, model_sees
 from pitui.store.reader import Session
 from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from pitui.store.tree.model import TreeModel
@@ -41,7 +43,7 @@ from pitui.ui.commands import PaletteCommand, ScreenCommands, session_commands
 from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, plural, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
-from pitui.ui.screens.session_live import FollowsFile, path_items
+from pitui.ui.screens.session_live import FollowsFile, PathShown, path_items
 from pitui.ui.screens.session_writes import WritesSession
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
@@ -74,7 +76,9 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
         self.editor: SessionEditor | None = None
         self.stats: SessionPreview | None = None
         self.removed = False
-        self._items: OrderedDict[Entry, list[Item]] = OrderedDict()
+        self._items: OrderedDict[Any, list[PaneItem]] = OrderedDict()
+        self._path: PathShown = PathShown([], -1)  # what the pane shows, in full
+        self.model_view = False  # the pane shows what the model sees, not everything on the path
         self._shown_id: Any = object()
         self._path_shown = False
         self._path_timer: Timer | None = None
@@ -134,8 +138,8 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
         except (OSError, NotASessionError) as error:
             self.app.call_from_thread(self._failed, error)
             return
-        items: OrderedDict[Entry, list[Item]] = OrderedDict()
-        path: tuple[list[Item], int] | None = None
+        items: OrderedDict[Any, list[PaneItem]] = OrderedDict()
+        path: PathShown | None = None
         with contextlib.suppress(FileChangedError):  # changed already: the pane reads it again
             path = path_items(session, model.selected_id, items)
         self.app.call_from_thread(self._loaded, session, model, items, path)
@@ -159,8 +163,8 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
         self,
         session: Session,
         model: TreeModel,
-        items: OrderedDict[Entry, list[Item]],
-        path: tuple[list[Item], int] | None,
+        items: OrderedDict[Any, list[PaneItem]],
+        path: PathShown | None,
     ) -> None:
         self.session = session
         if self.editor is None:
@@ -171,7 +175,7 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
         self._shown_id, self._path_shown = object(), False
         if path is not None:
             self._shown_id, self._path_shown = model.selected_id, True
-            self._show_items(*path)
+            self._show_items(path)
         tree = self.query_one(SessionTree)
         tree.waiting_for_rows = False
         tree.model = model
@@ -283,15 +287,15 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
         self._shown_id = entry_id
         self._path_shown = True
         if entry_id is None:
-            self._show_items([], -1)
+            self._show_items(PathShown([], -1))
             return
         if not self._path_running:
             self._path_running = True
             self._make_path(session, entry_id, self._items)
 
     @work(thread=True, group="session-path", exit_on_error=False)
-    def _make_path(self, session: Session, entry_id: Any, cache: OrderedDict[Entry, list[Item]]) -> None:
-        path: tuple[list[Item], int] | None = None
+    def _make_path(self, session: Session, entry_id: Any, cache: OrderedDict[Any, list[PaneItem]]) -> None:
+        path: PathShown | None = None
         changed = False
         try:
             path = path_items(session, entry_id, cache)
@@ -301,7 +305,7 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
             with contextlib.suppress(RuntimeError):  # the app is shutting down
                 self.app.call_from_thread(self._path_made, session, entry_id, path, changed)
 
-    def _path_made(self, session: Session, entry_id: Any, path: tuple[list[Item], int] | None, changed: bool) -> None:
+    def _path_made(self, session: Session, entry_id: Any, path: PathShown | None, changed: bool) -> None:
         self._path_running = False
         if session is not self.session:
             return
@@ -309,18 +313,33 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
             self.action_reload()
         elif entry_id == self._shown_id:
             if path is not None:
-                self._show_items(*path)
+                self._show_items(path)
         elif self._shown_id is not None:  # the cursor moved on meanwhile
             self._path_running = True
             self._make_path(session, self._shown_id, self._items)
 
-    def _show_items(self, items: list[Item], messages: int) -> None:
-        """The pane shows ``items``, ``messages`` of them messages (-1: no path at all)."""
+    def _show_items(self, path: PathShown) -> None:
+        """The pane shows ``path``: everything on it, or what the model sees (``model_view``);
+        its border says which, how many messages, and the context size at the entry."""
+        self._path = path
         view = self.query_one(ConversationView)
+        items = model_sees(path.items) if self.model_view else path.items
         view.show(items)
-        view.border_title = (
-            f"Conversation · {messages:,} message{'s' if messages != 1 else ''}" if messages >= 0 else "Conversation"
-        )
+        which = "As the model sees it" if self.model_view else "Everything on the path"
+        messages = sum(1 for item in items if item.entry_id is not None)
+        if path.messages < 0:
+            view.border_title = "Conversation"
+            view.border_subtitle = ""
+            return
+        view.border_title = f"{which} · {messages:,} message{'s' if messages != 1 else ''}"
+        view.border_subtitle = _context_text(path.tokens, path.window)
+
+    def action_context_view(self) -> None:
+        """Ctrl+S: the pane shows what the model sees, or everything on the path."""
+        self.model_view = not self.model_view
+        if self._path.messages >= 0:
+            self._show_items(self._path)
+        self._say("The pane shows " + ("what the model sees" if self.model_view else "everything on the path"))
 
     @on(ConversationView.ReplacedRequested)
     def _replaced_requested(self, event: ConversationView.ReplacedRequested) -> None:
@@ -375,3 +394,13 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
 
     def action_reload(self) -> None:
         self.load(self.query_one(SessionTree).selected_id)
+
+
+def _context_text(tokens: float | None, window: float | None) -> str:
+    """The context size at the entry, as pi's footer writes it: ``12k/200k (6.0%)``, ``?/200k``
+    after a compaction, the size alone when the model's window is not known."""
+    size = "?" if tokens is None else context_tokens_text(tokens)
+    if not window:
+        return f"context {size}"
+    percent = "" if tokens is None else f" ({tokens / window * 100:.1f}%)"
+    return f"context {size}/{context_tokens_text(window)}{percent}"
