@@ -162,3 +162,13 @@ async def test_the_session_view_resume_asks_too(tmp_path: Path) -> None:
         await pilot.press("enter")
         await until(pilot, lambda: app.return_value is not None)
     assert app.return_value is not None and app.return_value.cwd == str(here)
+
+
+async def test_the_session_view_header_says_the_folder_is_gone(tmp_path: Path) -> None:
+    _, _, alive, gone = two_projects(tmp_path)
+    for path, marked in ((gone, True), (alive, False)):
+        app = view_app(path, tmp_path)
+        async with app.run_test(size=(120, 36)) as pilot:
+            screen = await opened(pilot)
+            title = static_text(screen, "#session-title")
+            assert (f"✗ {tmp_path / 'removed-project'} (folder gone)" in title) is marked
