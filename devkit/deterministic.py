@@ -4,8 +4,10 @@ screenshots (devkit/screenshots.py) use this one recipe.
 Local time is UTC (``TZ`` plus ``time.tzset()``), the home folder is one no path is under (paths
 are shown whole, never shortened to ``~``; tests that trash files give an empty folder that
 exists, since the trash looks at the home folder's device), there is no config folder, the cursors of ``Input``
-and ``TextArea`` do not blink, the theme is fixed, and the clock is :data:`NOW_MS` wherever the
-app takes one (``PituiApp(now=...)``, ``TreeModel(now=...)``).
+and ``TextArea`` do not blink, the theme is fixed, the clock is :data:`NOW_MS` wherever the
+app takes one (``PituiApp(now=...)``, ``TreeModel(now=...)``), and every session's folder counts
+as existing (the demo's and the tests' projects are on no machine; a test of a missing folder
+says which is missing).
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ def _patches() -> list[tuple[Any, str, Any]]:
     from textual.app import App
     from textual.widgets import Input, TextArea
 
+    from pitui.store import session_cwd
+
     return [
+        (session_cwd, "_gone", lambda folder: False),
         (Input, "_toggle_cursor", lambda self: None),
         (TextArea, "_toggle_cursor_blink_visible", lambda self: None),
         # Textual reads $TEXTUAL_THEME once, at import, into the default of the theme reactive.

@@ -96,6 +96,9 @@ class Session:
     start: str
     files: dict[str, str]
     parent_session: str | None = None
+    # pi 1.6's records: a system message before the first request, ``thinkingLevel`` on every
+    # assistant message, ``durationMs`` on tool results, a compaction's ``systemMessage``.
+    system: dict[str, Any] | None = None  # {"sections": ..., "toolsAdded": ...}; None: pi 0.73
     rng: random.Random = field(init=False)
     t: datetime = field(init=False)
     header: dict[str, Any] = field(init=False)
@@ -114,6 +117,7 @@ class Session:
         self.ctx_at: dict[str | None, int] = {None: SYSTEM_PROMPT_TOKENS}
         self.cached = 0
         self.calls: dict[str, Call] = {}
+        self.thinking = "off"
         extra = {} if self.parent_session is None else {"parentSession": self.parent_session}
         self.header = header(3, self.cwd, id=self.uuid7(), timestamp=iso(self.t), **extra)
 
@@ -162,9 +166,29 @@ class Session:
     def thinking_level(self, level: str) -> str:
         first = len(self.entries) == 1 and self.entries[0]["type"] == "model_change"
         self.tick(0.001, 0.004) if first else self.tick(0.5, 4)
+        self.thinking = level
         return self._append(thinking_level_change(self.new_id(), self.leaf, iso(self.t), level))
 
     # ---- messages -----------------------------------------------------------------------------
+
+    def _system_message(self, timestamp: int) -> dict[str, Any] | None:
+        """The prompt and tools the request declares, as pi 1.6 records them (key order
+        ``role,content,sections,timestamp,toolsAdded``), if none is on the path yet."""
+        if self.system is None or any(e.get("message", {}).get("role") == "system" for e in self.path()):
+            return None
+        sections = {k: v.replace("{cwd}", self.cwd) for k, v in self.system["sections"].items()}
+        return {"role": "system", "content": "", "sections": sections, "timestamp": timestamp, **self._tools()}
+
+    def _tools(self) -> dict[str, Any]:
+        return {"toolsAdded": self.system["toolsAdded"]} if self.system is not None else {}
+
+    def current_system(self, timestamp: int) -> dict[str, Any] | None:
+        """pi-ai's ``getCurrentSystemMessage`` of the path (one system message here), with
+        ``timestamp``: a compaction's checkpoint (``role,content,sections,toolsAdded,timestamp``)."""
+        found = next((e["message"] for e in self.path() if e.get("message", {}).get("role") == "system"), None)
+        if found is None:
+            return None
+        return {"role": "system", "content": "", "sections": found["sections"], **self._tools(), "timestamp": timestamp}
 
     def user(self, text: str, images: list[str] = (), think: tuple[float, float] = (8, 45)) -> str:
         self.tick(*think)
@@ -173,6 +197,9 @@ class Session:
             content.append({"type": "image", "data": data, "mimeType": "image/png"})
         msg = user_message(content, ms(self.t))
         self.tick(0.001, 0.004)
+        system = self._system_message(msg["timestamp"])
+        if system is not None:  # written as the first request is built, before its prompt
+            self._message(system)
         return self._message(msg, tokens(text) + 1_600 * len(images))
 
     def _tool_call_id(self) -> str:
@@ -287,6 +314,9 @@ class Session:
             msg["responseId"] = f"resp_{self.rng.getrandbits(200):050x}"
         if error is not None:
             msg["errorMessage"] = error
+        if self.system is not None:  # pi 1.6: the error before the time, then the thinking level
+            stamp = msg.pop("timestamp")
+            msg |= {"timestamp": stamp, "thinkingLevel": self.thinking}
         self.t = start + timedelta(seconds=gen)
         return self._message(msg, 0 if zero_usage else out)
 
@@ -301,6 +331,9 @@ class Session:
             is_error=is_error,
             details=MISSING if details is None else details,
         )
+        if self.system is not None:  # pi 1.6 times each tool
+            stamp = msg.pop("timestamp")
+            msg |= {"durationMs": max(1, round(dur * 1000)), "timestamp": stamp}
         self.tick(0.001, 0.003)
         return self._message(msg, tokens(text) + 20)
 
@@ -500,12 +533,48 @@ class Session:
             details={"readFiles": read_files, "modifiedFiles": modified_files},
             usage=usage,
         )
+        if self.system is not None:  # pi 1.6: its own compactions, with the prompt checkpointed
+            e["fromHook"] = False
+            checkpoint = self.current_system(ms(self.t))
+            if checkpoint is not None:
+                e["systemMessage"] = checkpoint
         self.cached = 0
         self.entries.append(e)
         self.by_id[e["id"]] = e
         self.ctx_at[e["id"]] = SYSTEM_PROMPT_TOKENS + tokens(e["summary"]) + kept
         self.leaf = e["id"]
         return e["id"]
+
+    def cache_warm(self, note: str | None = None) -> str:
+        """pi 1.6's ``usage`` entry after a cache-refresh request (``appendUsage("cache_warm",
+        ...)``): the whole context read from the cache, a few tokens of input."""
+        self.tick(240, 290)  # a little before the cache would expire
+        price = MODELS[(self.provider, self.model_id)]["cost"]
+        usage: dict[str, Any] = {"input": 10, "output": 0, "cacheRead": self.ctx, "cacheWrite": 0}
+        usage["totalTokens"] = usage["input"] + usage["cacheRead"]
+        cost = {
+            "input": (price[0] / 1000000) * usage["input"],
+            "output": 0,
+            "cacheRead": (price[2] / 1000000) * usage["cacheRead"],
+            "cacheWrite": 0,
+        }
+        cost["total"] = cost["input"] + cost["output"] + cost["cacheRead"] + cost["cacheWrite"]
+        usage["cost"] = cost
+        entry = {"type": "usage", "id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)}
+        entry |= {"kind": "cache_warm", "provider": self.provider, "model": self.model_id, "usage": usage}
+        if note:
+            entry["note"] = note
+        return self._append(entry)
+
+    def context_edit(self, target: str, replacement: Any) -> str:
+        """pi 1.6's ``appendContextEdit``: ``replacement`` None omits ``target`` from the model's
+        context, else ``{"content": ...}`` stands in for its content."""
+        self.tick(0.005, 0.05)
+        old = self.by_id[target]["message"].get("content")
+        saved = tokens(str(old)) - (0 if replacement is None else tokens(str(replacement["content"])))
+        entry = {"type": "context_edit", "id": self.new_id(), "parentId": self.leaf, "timestamp": iso(self.t)}
+        entry |= {"targetId": target, "replacement": replacement}
+        return self._append(entry, -saved)
 
     def custom(self, custom_type: str, data: Any) -> str:
         self.tick(0.005, 0.05)
@@ -538,8 +607,10 @@ def fork(src: Session, leaf: str, *, seed: int, start: str, parent_session: str)
     """What pi's /fork writes: the path root..leaf without label entries, re-linked so that no
     entry points at a dropped label (pi's newer rule), then the labels of the kept entries as a
     chain at the end, with their original timestamps. Ids and timestamps are kept."""
-    new = Session(seed=seed, cwd=src.cwd, start=start, files=dict(src.files), parent_session=parent_session)
-    new.provider, new.model_id = src.provider, src.model_id
+    new = Session(
+        seed=seed, cwd=src.cwd, start=start, files=dict(src.files), parent_session=parent_session, system=src.system
+    )
+    new.provider, new.model_id, new.thinking = src.provider, src.model_id, src.thinking
     prev: str | None = None
     for e in src.path(leaf):
         if e["type"] == "label":
@@ -552,6 +623,8 @@ def fork(src: Session, leaf: str, *, seed: int, start: str, parent_session: str)
         new.leaf = prev = copy["id"]
         if e["type"] == "model_change":
             new.provider, new.model_id = e["provider"], e["modelId"]
+        elif e["type"] == "thinking_level_change":
+            new.thinking = e["thinkingLevel"]
         elif e["type"] == "message" and e["message"]["role"] == "assistant":
             new.provider, new.model_id = e["message"]["provider"], e["message"]["model"]
     for target, text in src.labels.items():

@@ -54,10 +54,17 @@ shortlinks (/home/user/projects/shortlinks, a small Flask link shortener)
    build`` fails (isError) because the daemon is down, the user starts it with a ``!`` command, and
    ``!!`` looks at logs. A session name set and then cleared with ``""``, so it lists unnamed.
 
-Every file: header ``{"type":"session","version":3,"id":<uuidv7>,"timestamp","cwd"}``, then a
-``model_change`` root and a ``thinking_level_change`` before the first user message (except the
-fork, which starts with the copied path), entries written with pi's key order, 8-hex ids, ISO
-timestamps with milliseconds; message timestamps in Unix ms; usage with tokens and cost.
+Every file is what pi 1.6.0 writes: header ``{"type":"session","version":3,"id":<uuidv7>,
+"timestamp","cwd"}``, then a ``model_change`` root and a ``thinking_level_change``, then the
+``system`` message pi records before the first request (the sections and tool definitions of
+``devkit/make_demo/pi16_system.json``, taken from a session pi 1.6.0 wrote) and the first user
+message (the fork starts with the copied path instead); ``thinkingLevel`` on every assistant
+message, ``durationMs`` on tool results; compactions with ``fromHook: false`` and the
+``systemMessage`` checkpoint; a ``context_edit`` (units: the README as read before its edit,
+replaced) and ``usage`` cache-warm entries (the leaf of units and ratelimit); entries in pi
+1.6's key order, 8-hex ids, ISO timestamps with milliseconds; message timestamps in Unix ms;
+usage with tokens and cost. ``--check`` loads each file in pi 1.6.0 (``$PI_ORACLE``, by default
+``tests/oracle/pi_session.mjs`` on pi 1.6.0).
 """
 
 from __future__ import annotations
@@ -132,7 +139,11 @@ def context_roles(s: Session) -> list[str]:
     path = s.path()
     comp = max((i for i, e in enumerate(path) if e["type"] == "compaction"), default=None)
 
+    omitted = {e["targetId"] for e in path if e["type"] == "context_edit" and e["replacement"] is None}
+
     def roles(e: dict) -> list[str]:
+        if e["id"] in omitted:
+            return []
         if e["type"] == "message":
             return [e["message"]["role"]]
         if e["type"] == "custom_message":
@@ -140,7 +151,7 @@ def context_roles(s: Session) -> list[str]:
         if e["type"] == "branch_summary" and e["summary"]:
             return ["branchSummary"]
         if e["type"] == "compaction":
-            return ["compactionSummary"]
+            return ["system", "compactionSummary"] if e.get("systemMessage") else ["compactionSummary"]
         return []
 
     if comp is None:
@@ -151,7 +162,8 @@ def context_roles(s: Session) -> list[str]:
     selected = [c, *path[start:comp], *path[comp + 1 :]]
     out = []
     for e in selected:
-        out += roles(e) if e is c or e["type"] != "compaction" else []
+        kept_system = e is not c and e["type"] == "message" and e["message"]["role"] == "system"
+        out += roles(e) if e is c or (e["type"] != "compaction" and not kept_system) else []
     return out
 
 

@@ -64,6 +64,8 @@ def finish_app(result: Any, config: Any) -> int:
         print(f"pitui: {safe(argv[0])} is not installed (not on PATH). To resume the session, run:", file=sys.stderr)
         print(shlex.join(argv))
         return 1
+    if result.note:
+        print(f"pitui: {safe(result.note)}", file=sys.stderr)
     session_cwd = result.cwd or _session_cwd(result.path)
     if session_cwd:
         os.chdir(session_cwd)  # pi resumes a session in the folder it was made in

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
@@ -27,6 +28,7 @@ from pitui.ui.screens.help import HelpScreen
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, Scope
+    from pitui.store.session_cwd import MissingCwd
 
 __all__ = ["AppResult", "PituiApp", "styles_dir"]
 
@@ -50,6 +52,7 @@ class AppResult:
     action: Literal["print", "resume"]
     path: str
     cwd: str | None = None  # where to resume it: the session's folder, if it still exists
+    note: str | None = None  # said on the terminal before the resume command starts
 
 
 class PituiApp(App[AppResult | None]):
@@ -107,13 +110,23 @@ class PituiApp(App[AppResult | None]):
         """Every binding id of the app, its screens and widgets, with its default keys."""
         from pitui.ui.screens.dialogs import DIALOGS
         from pitui.ui.screens.help import HelpScreen
+        from pitui.ui.screens.missing_cwd import MissingCwdDialog
         from pitui.ui.screens.picker import PickerScreen
         from pitui.ui.screens.session import SessionScreen
         from pitui.ui.widgets.conversation.view import ConversationView
         from pitui.ui.widgets.session_tree import SessionTree
 
         return binding_defaults(
-            [type(self), PickerScreen, SessionScreen, SessionTree, ConversationView, HelpScreen, *DIALOGS]
+            [
+                type(self),
+                PickerScreen,
+                SessionScreen,
+                SessionTree,
+                ConversationView,
+                HelpScreen,
+                *DIALOGS,
+                MissingCwdDialog,
+            ]
         )
 
     def keys_for(self, binding_id: str) -> list[str]:
@@ -229,9 +242,22 @@ class PituiApp(App[AppResult | None]):
 
     def resume_in_pi(self, path: str, cwd: str | None) -> None:
         """End the app; the command line then runs the resume command on ``path`` in ``cwd``
-        (the session's folder). If that command is not installed, stay, and copy and show the
-        command to run instead."""
+        (the session's folder). If that folder no longer exists, first ask what pi 1.6 asks
+        (continue in the current folder, fork into it, cancel). If the command is not
+        installed, stay, and copy and show the command to run instead."""
+        from pitui.store.session_cwd import fork_folder, missing_cwd
+
         argv = self.config.resume_argv(path)
+        here = self.cwd if os.path.isdir(self.cwd) else os.getcwd()
+        issue = missing_cwd(path, cwd, here)
+        if issue is not None and shutil.which(argv[0]) is not None:
+            from pitui.ui.screens.missing_cwd import MissingCwdDialog
+
+            folder = fork_folder(here, self.session_dir, self.agent_dir)
+            self.push_screen(
+                MissingCwdDialog(issue, folder), functools.partial(self._missing_cwd_chosen, issue, folder)
+            )
+            return
         folder = cwd if cwd and os.path.isdir(cwd) else None
         if shutil.which(argv[0]) is not None:
             self.exit(AppResult("resume", path, folder))
@@ -248,6 +274,27 @@ class PituiApp(App[AppResult | None]):
             markup=False,
             timeout=15,
         )
+
+    def _missing_cwd_chosen(self, issue: MissingCwd, folder: str, choice: str | None) -> None:
+        if choice == "continue":
+            note = f"Resuming in {issue.fallback_cwd}: the session's folder {issue.session_cwd} no longer exists"
+            self.exit(AppResult("resume", issue.session_file, issue.fallback_cwd, note))
+        elif choice == "fork":
+            self._fork_for_resume(issue, folder)
+        else:
+            self.notify("Resume cancelled", markup=False, timeout=2)
+
+    @work(thread=True, exclusive=True, group="resume-fork", exit_on_error=False)
+    def _fork_for_resume(self, issue: MissingCwd, folder: str) -> None:
+        from pitui.store.session_cwd import fork_into
+
+        try:
+            forked = fork_into(issue, folder)
+        except (OSError, ValueError) as error:  # the source vanished, a full disk, not a session
+            message = f"Failed to fork: {error}"
+            self.call_from_thread(self.notify, message, severity="error", markup=False, timeout=8)
+            return
+        self.call_from_thread(self.exit, AppResult("resume", forked.path, forked.cwd, forked.status))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -193,7 +193,12 @@ def _is_v3_source(path: Path) -> bool:
     if not isinstance(header, dict) or header.get("type") != "session" or header.get("version") != 3:
         return False
     messages = [e for e in lines[1:] if isinstance(e, dict) and e.get("type") == "message"]
-    return len(messages) >= 2
+    # pi 0.73.1 knows neither context edits nor a compaction's system-message checkpoint: its
+    # context of such a file is not pi 1.6's (test_pi16_writes.py writes to those in both pis).
+    pi16_context = any(
+        isinstance(e, dict) and (e.get("type") == "context_edit" or "systemMessage" in e) for e in lines[1:]
+    )
+    return len(messages) >= 2 and not pi16_context
 
 
 # Fixtures that make an append interesting: labels already set, a torn last line (the append

@@ -3,6 +3,7 @@ the files under ``devkit/make_demo/projects/`` and the start of every new sessio
 
 from __future__ import annotations
 
+import json
 import posixpath
 from pathlib import Path
 
@@ -10,6 +11,8 @@ from devkit.simulator import Session
 from pitui.store.paths import encode_cwd
 
 PROJECTS = Path(__file__).resolve().parents[1] / "projects"
+# pi 1.6.0's first system message (sections, tools), as its AgentSession records it.
+PI16_SYSTEM = json.loads((Path(__file__).resolve().parents[1] / "pi16_system.json").read_text())
 WEATHERAPP_CWD = "/home/user/projects/weatherapp"
 SHORTLINKS_CWD = "/home/user/projects/shortlinks"
 
@@ -36,9 +39,12 @@ def rel_path(s: Session) -> str:
 def scripted_session(
     seed: int, cwd: str, start: str, model: str, thinking: str, files: dict[str, str] | None = None
 ) -> Session:
-    """A new session as pi starts one: the header, then the model (``provider/model-id``) and the
-    thinking level. ``files``: the project as an earlier session left it (default: as it starts)."""
-    s = Session(seed=seed, cwd=cwd, start=start, files=dict(project(cwd) if files is None else files))
+    """A new session as pi 1.6 starts one: the header, then the model (``provider/model-id``) and
+    the thinking level, and the system message before the first prompt. ``files``: the project
+    as an earlier session left it (default: as it starts)."""
+    s = Session(
+        seed=seed, cwd=cwd, start=start, files=dict(project(cwd) if files is None else files), system=PI16_SYSTEM
+    )
     provider, model_id = model.split("/", 1)
     s.model_change(provider, model_id)
     s.thinking_level(thinking)

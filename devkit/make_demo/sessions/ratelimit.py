@@ -64,5 +64,7 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
         ]
     )
     s.say("Linked from the Configuration section of README.md.")
+    s.cache_warm()
+    s.cache_warm()
     expect = {"branch_points": 0, "labels": {}, "name": "Docs: rate limiting"}
     return s, expect

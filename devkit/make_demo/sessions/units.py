@@ -401,7 +401,7 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
         kept,
     )
     s.user("Now update the README.", think=(20, 40))
-    s.step(tools=[read("README.md")])
+    (readme,) = s.step(tools=[read("README.md")])
     s.step(
         tools=[
             edit(
@@ -414,6 +414,8 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
         ]
     )
     s.say("README updated with an imperial example and the three options.")
+    # pi 1.6: the README as read before the edit no longer needs to be in the model's context.
+    s.context_edit(readme, {"content": [{"type": "text", "text": "(README.md before the edit: see the edit above)"}]})
     s.user("commit", think=(10, 20))
     s.step(
         tools=[
@@ -426,6 +428,7 @@ def build(files: dict[str, str]) -> tuple[Session, dict]:
         ]
     )
     s.say("Committed as `9ac41e2`.")
+    s.cache_warm()  # pi 1.6 keeps the prompt cache warm while the user is away
     s.screenshot = screenshot
     expect = {"branch_points": 0, "labels": {}, "name": None}
     return s, expect

@@ -41,7 +41,7 @@ from pitui.ui.format import error_about, problems_text, sentence_case
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.dialogs import RenameScreen
-from pitui.ui.screens.picker_listing import PickerListing, ScopeState
+from pitui.ui.screens.picker_listing import PickerListing, Resolved, ScopeState
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, footer_keys, picker_hints
 from pitui.ui.widgets.preview_pane import PreviewPane
@@ -187,12 +187,12 @@ class PickerScreen(OrderedKeys, PituiScreen):
                 if cached_first:
                     cached = listing.cached(catalog, scope)
                     if cached and not worker.is_cancelled:
-                        self._from_thread(self._loaded, scope, cached, None, listing.real_paths(cached))
+                        self._from_thread(self._loaded, scope, cached, None, listing.resolve(cached))
                 infos, problems = listing.listed(catalog, scope, progress)
         except Exception as error:  # a listing must never take the app down
             self._from_thread(self._load_failed, scope, f"{type(error).__name__}: {error}")
             return
-        self._from_thread(self._loaded, scope, infos, problems, listing.real_paths(infos))
+        self._from_thread(self._loaded, scope, infos, problems, listing.resolve(infos))
 
     @work(thread=True, exclusive=True, group="picker-prepare", exit_on_error=False, description="prepare search")
     def _prepare_search(self, infos: list[SessionInfo]) -> None:
@@ -233,9 +233,9 @@ class PickerScreen(OrderedKeys, PituiScreen):
                 self._update_body_message()
 
     def _loaded(
-        self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, canon: dict[str, str]
+        self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, found: Resolved
     ) -> None:
-        self.listing.loaded(scope, infos, problems, canon)
+        self.listing.loaded(scope, infos, problems, found)
         if problems is not None:  # the full listing, not the cached rows
             self._finish_load(scope)
             self._prepare_search(infos)
@@ -322,6 +322,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
             show_path=self.show_path,
             current_paths=self._open_rows(),
             now_ms=self.app.now_ms(),
+            gone_cwds=self.listing.gone_cwds,
         )
         listing.set_rows(rows, two_lines=two_lines, follow=follow)
         self._update_body_message()
@@ -508,9 +509,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
 
     def _show_preview(self, path: str, preview: Any) -> None:
         if path == self._preview_path:
-            self.query_one(PreviewPane).show(
-                preview, now_ms=self.app.now_ms(), parent_title=self.listing.title_of(preview.parent_session)
-            )
+            title, gone = self.listing.title_of(preview.parent_session), preview.cwd in self.listing.gone_cwds
+            self.query_one(PreviewPane).show(preview, now_ms=self.app.now_ms(), parent_title=title, folder_gone=gone)
 
     def _show_preview_error(self, path: str, message: str) -> None:
         if path == self._preview_path:

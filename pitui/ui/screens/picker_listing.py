@@ -4,7 +4,7 @@ A plain class (no Textual): :class:`~pitui.ui.screens.picker.PickerScreen` runs 
 workers and the watcher, and asks :class:`PickerListing` what to list, whether a listing is
 to start or to wait for the one under way, and which scopes a change on disk touches. It also
 keeps the real paths the listing threads resolved (pi threads and protects sessions by real
-path).
+path), and which sessions' folders no longer exist (looked at once per folder and listing).
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 from pitui.store.catalog import Scope
 from pitui.store.paths import listed_folder, misplaced_agent_dir, real_path_cached, session_dir_for
+from pitui.store.session_cwd import missing_cwds
 from pitui.ui.format import fit_middle, row_title, shorten_home_path
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, ListingProblem, SessionInfo
 
-__all__ = ["PickerListing", "ScopeState"]
+__all__ = ["PickerListing", "Resolved", "ScopeState"]
 
 SCOPES: tuple[Scope, ...] = ("current", "all")
 
@@ -38,6 +39,15 @@ class ScopeState:
     problems: list[ListingProblem] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """What a listing thread looked up on disk for its rows: real paths not known before, and
+    the header cwds whose folder no longer exists."""
+
+    canon: dict[str, str]
+    gone: frozenset[str]
+
+
 class PickerListing:
     """The two scopes of the picker (``current``: this folder's sessions, ``all``), for the
     folder ``cwd`` and pi's ``--session-dir`` ``session_dir`` (None: pi's default)."""
@@ -48,6 +58,7 @@ class PickerListing:
         self.agent_dir = agent_dir
         self.states: dict[Scope, ScopeState] = {scope: ScopeState() for scope in SCOPES}
         self._canon: dict[str, str] = {}  # path -> real path, made in the listing threads
+        self.gone_cwds: frozenset[str] = frozenset()  # header cwds whose folder is gone (last listing)
 
     def folders(self) -> tuple[str, str, bool]:
         """This folder's session folder, the folder "all" lists, and whether it is a custom
@@ -72,10 +83,13 @@ class PickerListing:
         return True
 
     def loaded(
-        self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, canon: dict[str, str]
+        self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, found: Resolved
     ) -> None:
-        """Rows of ``scope``: the cached ones (``problems`` None) or a full listing's."""
-        self._canon.update(canon)
+        """Rows of ``scope``: the cached ones (``problems`` None) or a full listing's, with what
+        the listing thread looked up for them (:meth:`resolve`)."""
+        self._canon.update(found.canon)
+        listed = {info.cwd for info in infos}
+        self.gone_cwds = frozenset(cwd for cwd in self.gone_cwds if cwd not in listed) | found.gone
         state = self.states[scope]
         state.infos = infos
         if problems is not None:
@@ -154,7 +168,12 @@ class PickerListing:
             infos = catalog.list_dir(all_folder, progress) if custom else catalog.list_all(progress)
         return infos, list(catalog.problems)
 
-    # -- real paths --------------------------------------------------------------------------
+    # -- real paths and folders --------------------------------------------------------------
+
+    def resolve(self, infos: list[SessionInfo]) -> Resolved:
+        """In a listing thread: :meth:`real_paths` of ``infos``, and which of their folders are
+        gone (one look per distinct cwd, on each listing: a folder removed since shows)."""
+        return Resolved(self.real_paths(infos), missing_cwds(info.cwd for info in infos))
 
     def real_paths(self, infos: Iterable[SessionInfo]) -> dict[str, str]:
         """Real paths of the sessions and of their parents (pi threads and protects sessions by

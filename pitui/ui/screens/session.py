@@ -35,6 +35,7 @@ from pitui.store.conversation import replaced_items
 from pitui.store.model import FileChangedError, NotASessionError
 from pitui.store.pane import PaneItem, model_sees
 from pitui.store.reader import Session
+from pitui.store.session_cwd import missing_cwds
 from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.editing import SessionEditor
@@ -222,11 +223,17 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
         cwd = safe_line(shorten_home_folder(session.cwd, home)) if session is not None and session.cwd else ""
         file = safe_line(os.path.basename(self.session_path))
         gone = "  (file removed)" if self.removed else ""
+        folder_gone = bool(cwd) and session is not None and bool(missing_cwds([session.cwd]))
+        cwd = f"✗ {cwd} (folder gone)" if folder_gone else cwd
         if cell_len(f"{name}  {cwd}  {file}{gone}") > width:
             file = "" if name or cwd else file
         if cwd and cell_len(f"{name}  {cwd}{gone}") > width:
             cwd = fit_middle(cwd, max(width - cell_len(gone) - (cell_len(name) + 2 if name else 0), 8))
-        title = Text("  ").join(Text(part, style) for part, style in ((name, "bold"), (cwd, ""), (file, "dim")) if part)
+        title = Text("  ").join(
+            Text(part, style)
+            for part, style in ((name, "bold"), (cwd, "red" if folder_gone else ""), (file, "dim"))
+            if part
+        )
         if gone:
             title.append(gone, style="bold red")
         title.truncate(width, overflow="ellipsis")

@@ -37,6 +37,7 @@ __all__ = ["FactTable", "PreviewPane"]
 
 MAX_LABELS = 8  # labels listed; the rest are counted
 NOTHING_SELECTED = "No session selected."
+FOLDER_GONE = "✗ no longer exists"
 
 # Roles in conversation order (others follow, most frequent first), with names for people.
 _ROLE_NAMES = {
@@ -134,6 +135,7 @@ class PreviewPane(VerticalScroll, can_focus=False):
         self.home = os.path.expanduser("~") if home is None else home
         self.preview: SessionPreview | None = None
         self._parent_title: str | None = None
+        self._folder_gone = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="preview-body"):
@@ -150,11 +152,20 @@ class PreviewPane(VerticalScroll, can_focus=False):
 
     # -- public API -------------------------------------------------------------------------
 
-    def show(self, preview: SessionPreview | None, *, now_ms: float, parent_title: str | None = None) -> None:
+    def show(
+        self,
+        preview: SessionPreview | None,
+        *,
+        now_ms: float,
+        parent_title: str | None = None,
+        folder_gone: bool = False,
+    ) -> None:
         """Show ``preview`` (None: nothing is highlighted). ``now_ms`` is the time ages count from;
-        ``parent_title`` names the session it was forked from, when that one is listed."""
+        ``parent_title`` names the session it was forked from, when that one is listed;
+        ``folder_gone``: its folder no longer exists (said under the folder)."""
         self.preview = preview
         self._parent_title = parent_title
+        self._folder_gone = folder_gone
         if preview is None:
             self._status(NOTHING_SELECTED, error=False)
             return
@@ -225,6 +236,8 @@ class PreviewPane(VerticalScroll, can_focus=False):
         else:
             rows.append(("Modified", format_time(modified, now_ms), False))
         rows.append(("Folder", safe_line(shorten_home_folder(preview.cwd, self.home)) or "(none)", True))
+        if self._folder_gone:
+            rows.append(("", FOLDER_GONE, False))
         rows.append(("File", safe_line(os.path.basename(preview.path)), True))
         ordered = sorted(preview.roles.items(), key=lambda item: _ROLE_ORDER.get(item[0], len(_ROLE_ORDER)))
         roles = ", ".join(f"{count} {_ROLE_NAMES.get(role, role)}" for role, count in ordered)

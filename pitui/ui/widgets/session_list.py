@@ -1,7 +1,8 @@
 """The picker's list of sessions: pi's ``/resume`` rows, drawn with the line API.
 
 One line per session as pi draws it (cursor, threaded prefix, name or first message, then
-``[path] [cwd] count age`` flush right); while searching, each hit takes a second line with the
+``[path] [cwd] count age`` flush right, after ``✗`` when the session's folder no longer
+exists); while searching, each hit takes a second line with the
 text around the match, the matched parts highlighted. Only the visible lines are rendered, so
 thousands of rows cost what a screenful costs. The widget never reads files: the screen hands it
 plain rows (:class:`ListRow`) and settings.
@@ -98,6 +99,8 @@ def _fit_left(text: str, width: int) -> str:
     return "…" + text[start:]
 
 
+GONE_MARK = "✗ "  # before the places of a session whose folder no longer exists
+
 # -- the widget ----------------------------------------------------------------------------------
 
 
@@ -123,6 +126,7 @@ class SessionList(ScrollView, can_focus=False):
         "session-list--match",
         "session-list--message",
         "session-list--error",
+        "session-list--gone",
     }
 
     DEFAULT_CSS = """
@@ -143,6 +147,7 @@ class SessionList(ScrollView, can_focus=False):
         & > .session-list--match { color: $text-accent; text-style: bold underline; }
         & > .session-list--message { color: $text-muted; }
         & > .session-list--error { color: $text-error; }
+        & > .session-list--gone { color: $text-error; text-style: bold; }
     }
     """
 
@@ -177,6 +182,7 @@ class SessionList(ScrollView, can_focus=False):
         self.show_path = False
         self.delete_path: str | None = None
         self.current_paths: frozenset[str] = frozenset()
+        self.gone_cwds: frozenset[str] = frozenset()  # header cwds whose folder no longer exists
         self.now_ms = 0.0
         self.home = os.path.expanduser("~")
         self.message = ""  # shown when there are no rows
@@ -234,8 +240,10 @@ class SessionList(ScrollView, can_focus=False):
         now_ms: float | None = None,
         message: str | None = None,
         message_is_error: bool | None = None,
+        gone_cwds: frozenset[str] | None = None,
     ) -> None:
-        """Change what the rows show."""
+        """Change what the rows show. ``gone_cwds``: the header cwds whose folder no longer
+        exists (their rows are marked)."""
         if show_cwd is not None:
             self.show_cwd = show_cwd
         if show_path is not None:
@@ -248,6 +256,8 @@ class SessionList(ScrollView, can_focus=False):
             self.message = message
         if message_is_error is not None:
             self.message_is_error = message_is_error
+        if gone_cwds is not None:
+            self.gone_cwds = gone_cwds
         self._changed()
 
     def set_delete_path(self, path: str | None) -> None:
@@ -441,8 +451,9 @@ class SessionList(ScrollView, can_focus=False):
         # The places (file, cwd) may take half the row, the file two thirds: the title is what
         # the row is about, but a path the user asked to see should be readable.
         share = 2 / 3 if self.show_path else 1 / 2
-        right = self._right_text(info, int(max(width - 14, 0) * share))
-        title = _fit(row_title(info), max(10, width - 2 - prefix_w - (cell_len(right) + 2)))
+        gone = GONE_MARK if info.cwd in self.gone_cwds else ""
+        right = self._right_text(info, int(max(width - 14, 0) * share) - len(gone))
+        title = _fit(row_title(info), max(10, width - 2 - prefix_w - (cell_len(right) + len(gone) + 2)))
         if deleting:
             title_style = self._style("delete")
         elif row.path in self.current_paths:
@@ -454,7 +465,7 @@ class SessionList(ScrollView, can_focus=False):
         if selected:
             title_style += Style(bold=True)
         left_w = 2 + prefix_w + cell_len(title)
-        gap = max(1, width - left_w - cell_len(right))
+        gap = max(1, width - left_w - len(gone) - cell_len(right))
         segments = [
             Segment("› " if selected else "  ", fill + self._style("pointer")),
             Segment(row.prefix, fill + self._style("tree")),
@@ -462,6 +473,8 @@ class SessionList(ScrollView, can_focus=False):
             Segment(" " * gap, fill),
             Segment(right, fill + self._style("delete" if deleting else "meta")),
         ]
+        if gone:
+            segments.insert(-1, Segment(gone, fill + self._style("gone")))
         return self._strip(segments, width, fill)
 
     def _snippet_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
