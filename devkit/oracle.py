@@ -29,6 +29,7 @@ ORACLE_DIR = REPO / "tests" / "oracle"
 ORACLE_SCRIPT = ORACLE_DIR / "pi_session.mjs"
 TREE_SCRIPT = ORACLE_DIR / "pi_tree.mjs"
 BRANCH_SCRIPT = ORACLE_DIR / "pi_branch.mjs"
+CONTEXT_SIZE_SCRIPT = ORACLE_DIR / "pi_context_size.mjs"
 PI_16 = "1.6.0"
 PI_073 = "0.73.1"
 PI_PACKAGES = {PI_16: "@earendil-works/pi-coding-agent", PI_073: "@mariozechner/pi-coding-agent"}
@@ -146,6 +147,17 @@ class Oracle:
         stdin = "".join(json.dumps(r) + "\n" for r in requests)
         out = self._run_bytes([], stdin=stdin, timeout=300, script=BRANCH_SCRIPT).decode()
         return [json.loads(line) for line in out.split("\n") if line]
+
+    def context_size(self, paths: Iterable[str | os.PathLike[str]]) -> dict[str, dict[str, Any]]:
+        """pi's footer context tokens with each entry as the leaf (``tests/oracle/
+        pi_context_size.mjs``): ``{str(path): {entry id: {"tokens": n or None, ...}}}``."""
+        args = [os.fspath(p) for p in paths]
+        return json.loads(self._run_bytes(args, timeout=300, script=CONTEXT_SIZE_SCRIPT)) if args else {}
+
+    def estimate_tokens(self, messages: Iterable[Any]) -> list[int]:
+        """pi's ``estimateTokens`` of each message."""
+        stdin = "".join(json.dumps(m) + "\n" for m in messages)
+        return json.loads(self._run_bytes(["estimate"], stdin=stdin, script=CONTEXT_SIZE_SCRIPT))
 
     def dir(self, cwd: str, agent_dir: str | os.PathLike[str]) -> str:
         """The session folder pi uses for ``cwd`` under ``agent_dir`` (pi creates it)."""

@@ -146,23 +146,30 @@ def project(selected: Sequence[Entry]) -> list[ProjectedEntry]:
     Edits are looked up among the selected entries only (an edit on another branch, or one a
     compaction summarised away, does nothing). An edit without ``replacement``, on which pi
     throws, is shown as the edit of its target but changes nothing."""
+    edits = edit_map(selected)
+    return [project_entry(entry, index, edits) for index, entry in enumerate(selected)]
+
+
+def edit_map(selected: Sequence[Entry]) -> dict[Any, Entry]:
+    """The latest selected ``context_edit`` aimed at each target, by :func:`edit_key`."""
     edits: dict[Any, Entry] = {}
     for entry in selected:
         if entry.type == "context_edit":
             key = edit_key(entry.get("targetId"))
             if key is not None:
                 edits[key] = entry
-    out = []
-    for index, entry in enumerate(selected):
-        if entry.type == "compaction" and index > 0:
-            out.append(ProjectedEntry(entry, [], []))
-            continue
-        original = context_messages(entry)
-        key = edit_key(entry.id) if edits else None
-        edit = edits.get(key) if key is not None else None
-        messages = original if edit is None or not has_replacement(edit) else apply_edit(original, edit)
-        out.append(ProjectedEntry(entry, messages, original, edit))
-    return out
+    return edits
+
+
+def project_entry(entry: Entry, index: int, edits: dict[Any, Entry]) -> ProjectedEntry:
+    """One selected entry (at ``index`` among them) projected with the edits in force."""
+    if entry.type == "compaction" and index > 0:
+        return ProjectedEntry(entry, [], [])
+    original = context_messages(entry)
+    key = edit_key(entry.id) if edits else None
+    edit = edits.get(key) if key is not None else None
+    messages = original if edit is None or not has_replacement(edit) else apply_edit(original, edit)
+    return ProjectedEntry(entry, messages, original, edit)
 
 
 def apply_edit(messages: list[dict[str, Any]], edit: Entry) -> list[dict[str, Any]]:
