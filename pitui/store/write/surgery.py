@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.store.context import apply_edit, context_messages, edit_key, has_replacement
+from pitui.store.context_size import estimate_tokens, format_tokens
 from pitui.store.js import MISSING, js_trim
 from pitui.store.model import Entry
 from pitui.store.reader import Session
@@ -46,6 +47,7 @@ class EditPlan:
     edits: list[tuple[Entry, dict[str, Any] | None]]  # (target, replacement) to append
     # Each target's edit in force before (its ``replacement``; MISSING: none, as written).
     before: list[tuple[Entry, Any]] = field(default_factory=list)
+    saved: int = 0  # the tokens the context loses (negative: gains), as pi's estimateTokens counts them
 
     def describe(self) -> str:
         """What it does, for the status line and the command line."""
@@ -58,6 +60,9 @@ class EditPlan:
         if others:
             extra = "omitted" if self.op in ("omit", "replace") else "restored"
             what += f", and {extra} {others} tool result{'s' if others != 1 else ''} of its calls"
+        if self.saved:
+            less = "smaller" if self.saved > 0 else "larger"
+            what += f" (the context ~{format_tokens(abs(self.saved))} tokens {less})"
         return what
 
 
@@ -217,23 +222,36 @@ def plan(session: Session, entry: Entry, op: str, note: str | None = None) -> Ed
         edits = [(e, {"content": original_content(e)}) for e in [entry, *results]]
     else:
         raise ValueError(f"unknown context edit {op!r}")
-    return EditPlan(op, entry, edits, [(e, context.in_force(e)) for e, _ in edits])
+    return _made(context, op, entry, edits)
+
+
+def _made(context: _Context, op: str, entry: Entry, edits: list[tuple[Entry, dict[str, Any] | None]]) -> EditPlan:
+    """The plan, with what each target had in force and the tokens the edits save."""
+    saved = 0
+    for target, replacement in edits:
+        original = context_messages(target)
+        edit = context.edit_of(target)
+        now = apply_edit(original, edit) if edit is not None and has_replacement(edit) else original
+        then = apply_edit(original, Entry({"type": "context_edit", "replacement": replacement}))
+        saved += sum(map(estimate_tokens, now)) - sum(map(estimate_tokens, then))
+    return EditPlan(op, entry, edits, [(e, context.in_force(e)) for e, _ in edits], saved)
 
 
 def plan_undo(session: Session, done: EditPlan, written: list[str]) -> EditPlan:
     """The edits that put ``done``'s targets back as they were before it (``written``: the ids
-    of the edits it wrote); refused when one of them was edited again since."""
+    of the edits it wrote); refused when one of them is not as ``done`` left it (edited again
+    since, or the leaf moved away from the edits)."""
     context = _Context(session)
     edits: list[tuple[Entry, dict[str, Any] | None]] = []
     for (target, before), edit_id in zip(done.before, written, strict=True):
-        edit = context.edit_of(target)
-        if edit is None or edit.id != edit_id:
+        ours = session.entry(edit_id)
+        if ours is None or context.in_force(target) != ours.get("replacement"):
             raise ActionError(f"{short(target.id)} was edited again since (or the leaf moved): nothing undone")
         if before is MISSING:
             edits.append((target, {"content": original_content(target)}))
         else:
             edits.append((target, before))
-    return EditPlan("restore", done.target, edits, [(e, context.in_force(e)) for e, _ in edits])
+    return _made(context, "restore", done.target, edits)
 
 
 def write_plan(manager: SessionManager, edits: EditPlan) -> list[str]:
