@@ -76,7 +76,23 @@ SESSION: list[BindingType] = [
         id="session.resume",
         tooltip="Leave pitui and continue the session in pi",
     ),
-    Binding("ctrl+z", "undo", "Undo", id="session.undo", tooltip="Undo the last label, rename or branch"),
+    Binding(
+        "ctrl+e",
+        "context_omit",
+        "Omit/restore",
+        show=False,
+        id="session.context_omit",
+        tooltip="Omit the highlighted entry from the model's context, or restore it (a context_edit entry)",
+    ),
+    Binding(
+        "ctrl+w",
+        "context_replace",
+        "Replace",
+        show=False,
+        id="session.context_replace",
+        tooltip="Replace the highlighted entry's content in the model's context with a note",
+    ),
+    Binding("ctrl+z", "undo", "Undo", id="session.undo", tooltip="Undo the last label, rename, branch or context edit"),
     Binding("f5", "reload", "Reload", show=False, id="session.reload", tooltip="Read the file again from disk"),
 ]
 

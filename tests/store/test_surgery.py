@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from pitui.store.context import projected_messages
+from pitui.store.context import context_messages, projected_messages
+from pitui.store.context_size import estimate_tokens
 from pitui.store.reader import Session
 from pitui.store.write.actions import ActionError, context_edit
 from pitui.store.write.editing import SessionEditor
@@ -46,7 +47,9 @@ def test_omitting_a_tool_call_omits_its_results_as_pi_does(tmp_path: Path) -> No
     assert ids == [e["id"] for e in lines]
     assert list(lines[0]) == ["type", "id", "parentId", "timestamp", "targetId", "replacement"]
     assert lines[0]["parentId"] == "e0000006" and lines[1]["parentId"] == lines[0]["id"], "each on the leaf"
-    assert "and omitted 1 tool result" in done
+    source = Session.load(str(FIXTURES / "linear.jsonl"))
+    saved = sum(estimate_tokens(m) for i in ("e0000004", "e0000005") for m in context_messages(source.by_id[i]))
+    assert done == f"Omitted assistant message e0000004 and its 1 tool result from the context (~{saved} tokens saved)"
     seen = model_sees(path)
     assert seen["e0000004"] == seen["e0000005"] == 0 and seen["e0000003"] == seen["e0000006"] == 1
 
@@ -118,7 +121,7 @@ def test_undo_puts_each_target_back_as_it_was(tmp_path: Path) -> None:
     seen = Session.load(str(path)).context().messages
     editor.context_edit("e0000005", "omit")
     written = editor.context_edit("e0000004", "toggle")  # edited: the toggle restores it, and its omitted result
-    assert "Restored e0000004" in written.message and "restored 1 tool result" in written.message
+    assert written.message.startswith("Restored assistant message e0000004 and its 1 tool result in the context")
     assert written.show_id == "e0000004"
     assert Session.load(str(path)).context().messages != seen
     before = path.read_bytes()

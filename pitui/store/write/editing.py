@@ -249,7 +249,7 @@ class SessionEditor:
             plan = surgery.plan_undo(session, last.before, last.after)
             ids = surgery.write_plan(manager, plan)
             written = ids[-1]
-            what = f"{_short(last.target)} is in the context as before ({_edits(ids)})"
+            what = f"{_short(last.target)} is in the context as before (wrote {_edits(ids)})"
             self._undo.pop()
             self._last_written = written
             return Written(written, f"Undid the {last.description}: {what}", last.target)
@@ -282,7 +282,7 @@ class SessionEditor:
 
 
 def _edits(ids: list[str]) -> str:
-    return f"context_edit {ids[0]}" if len(ids) == 1 else f"{len(ids)} context_edit entries, {', '.join(ids)}"
+    return ids[0] if len(ids) == 1 else f"{len(ids)} context_edit entries, the last {ids[-1]}"
 
 
 def _short(entry_id: Any) -> str:

@@ -50,19 +50,19 @@ class EditPlan:
     saved: int = 0  # the tokens the context loses (negative: gains), as pi's estimateTokens counts them
 
     def describe(self) -> str:
-        """What it does, for the status line and the command line."""
+        """What it does, for the status line and the command line: ``Omitted tool result
+        96d49450 from the context (~412 tokens saved)``."""
         verb = {"omit": "Omitted", "restore": "Restored", "replace": "Replaced"}[self.op]
-        what = f"{verb} {short(self.target.id)} ({kind(self.target)})"
-        what += {"omit": " from the model's context", "restore": " in the model's context", "replace": " with a note"}[
-            self.op
-        ]
+        what = f"{verb} {kind(self.target)} {short(self.target.id)}"
         others = len(self.edits) - 1
         if others:
-            extra = "omitted" if self.op in ("omit", "replace") else "restored"
-            what += f", and {extra} {others} tool result{'s' if others != 1 else ''} of its calls"
-        if self.saved:
-            less = "smaller" if self.saved > 0 else "larger"
-            what += f" (the context ~{format_tokens(abs(self.saved))} tokens {less})"
+            results = f"{others} tool result{'s' if others != 1 else ''}"
+            what += f" and its {results}" if self.op != "replace" else f" (and omitted its {results})"
+        what += {"omit": " from the context", "restore": " in the context", "replace": " with a note"}[self.op]
+        if self.saved > 0:
+            what += f" (~{format_tokens(self.saved)} tokens saved)"
+        elif self.saved < 0:
+            what += f" (~{format_tokens(-self.saved)} tokens more)"
         return what
 
 

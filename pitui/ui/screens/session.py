@@ -41,6 +41,7 @@ from pitui.ui.commands import PaletteCommand, ScreenCommands, session_commands
 from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, plural, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
+from pitui.ui.screens.session_context import ContextSession
 from pitui.ui.screens.session_live import FollowsFile, path_items
 from pitui.ui.screens.session_writes import WritesSession
 from pitui.ui.widgets.conversation.view import ConversationView
@@ -53,7 +54,7 @@ __all__ = ["SessionScreen"]
 PATH_DELAY = 0.04
 
 
-class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
+class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, PituiScreen):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
     ``entry_id`` is highlighted at start (else the leaf).
