@@ -89,15 +89,18 @@ class ContextSession(_Base):
             return
         self._write(lambda: editor.context_edit(entry_id, "toggle"), self._show_context_written)
 
-    @work(exclusive=True, group="session-write", exit_on_error=False)
-    async def action_context_replace(self) -> None:
+    def action_context_replace(self) -> None:
         """Replace the highlighted entry's content with a note the user writes."""
         tree = self.query_one(SessionTree)
-        tree.hold_keys()  # the keys typed after Ctrl+W are the editor's
+        tree.hold_keys()  # at once: the keys typed after Ctrl+W are the editor's
+        self._replace_asked(tree.selected_id)
+
+    @work(exclusive=True, group="session-write", exit_on_error=False)
+    async def _replace_asked(self, entry_id: Any) -> None:
         try:
-            await self._replace(tree.selected_id)
+            await self._replace(entry_id)
         finally:
-            tree.release_keys()
+            self.query_one(SessionTree).release_keys()
 
     async def _replace(self, entry_id: Any) -> None:
         editor = self._editor_for_writing()
