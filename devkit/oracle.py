@@ -134,8 +134,9 @@ class Oracle:
         return json.loads(self._run(["listdir", os.fspath(directory)]))
 
     def tree(self, requests: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-        """pi's /tree navigator as text (``tests/oracle/pi_tree.mjs``, which documents the
-        requests), one answer per request, in one node process; times in UTC."""
+        """This pi's /tree navigator as text (``tests/oracle/pi_tree.mjs``, which documents the
+        requests): rows, status, selection and what Ctrl+X copies (pi 1.6 only), one answer per
+        request, in one node process; times in UTC."""
         stdin = "".join(json.dumps(r) + "\n" for r in requests)
         out = self._run_bytes([], stdin=stdin, timeout=300, script=TREE_SCRIPT, env={"TZ": "UTC"}).decode()
         # Split on newlines only: JSON.stringify leaves U+2028 and U+2029 raw inside strings.

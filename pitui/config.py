@@ -4,6 +4,7 @@
     resume_command = ["pi", "--session", "{path}"]   # what the resume key runs
     summarizer_command = "llm -s 'Summarize this branch'"  # branch text on stdin, summary on stdout
     summarizer_timeout = 120                         # seconds before the summarizer is stopped
+    pi_summaries = true                              # offer summaries made by pi (when installed)
     theme = "textual-dark"                           # any Textual theme name
     tree_filter = "default"                          # default|no-tools|user-only|labeled-only|all
     [keys]                                           # binding id = keys, comma separated
@@ -34,6 +35,7 @@ class Config:
     keys: dict[str, str] = field(default_factory=dict)
     summarizer_command: tuple[str, ...] | None = None  # none: summaries are written by hand
     summarizer_timeout: float = DEFAULT_SUMMARIZER_TIMEOUT
+    pi_summaries: bool = True  # offer pi's "Summarize" through the pi on PATH, when no command is set
     theme: str = DEFAULT_THEME
     tree_filter: str = "default"
     path: str | None = None  # the file read, if any
@@ -70,6 +72,10 @@ def load_config(path: str | None = None) -> Config:
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         problems.append(f"{path}: summarizer_timeout must be a number of seconds above 0")
         timeout = DEFAULT_SUMMARIZER_TIMEOUT
+    pi_summaries = raw.get("pi_summaries", True)
+    if not isinstance(pi_summaries, bool):
+        problems.append(f"{path}: pi_summaries must be true or false")
+        pi_summaries = True
     theme = raw.get("theme", DEFAULT_THEME)
     if not isinstance(theme, str) or not theme.strip():
         problems.append(f"{path}: theme must be the name of a theme")
@@ -93,6 +99,7 @@ def load_config(path: str | None = None) -> Config:
         keys=keys,
         summarizer_command=summarizer,
         summarizer_timeout=float(timeout),
+        pi_summaries=pi_summaries,
         theme=theme.strip(),
         tree_filter=tree_filter,
         path=path,

@@ -2,13 +2,14 @@
 
 pi reads a message's ``content`` (a string, or a list of blocks) in several places, each with
 its own rule: the ``/tree`` navigator cuts text at 200 UTF-16 units and lets a block without
-text add ``"undefined"``; the editor text of a branch point joins text blocks with nothing in
-between. Each rule lives here once, named after the pi function it mirrors (in snake case),
-so they are not mixed up: they differ on purpose.
+text add ``"undefined"``; Ctrl+X in the tree copies the whole text; the editor text of a
+branch point joins text blocks with nothing in between. Each rule lives here once, named after
+the pi function it mirrors (in snake case), so they are not mixed up: they differ on purpose.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pitui.store.js import (
@@ -16,21 +17,25 @@ from pitui.store.js import (
     js_head,
     js_join_value,
     js_len,
-    js_minus,
+    js_number_string,
     js_or,
-    js_plus,
     js_string,
+    js_string_to_number,
     js_trim,
     js_truthy,
 )
 from pitui.store.jsonl import dumps
 from pitui.store.model import Entry
+from pitui.store.paths import shorten_home_path
 
 __all__ = [
     "extract_content",
+    "extract_full_content",
     "extract_text_content",
     "extract_user_message_text",
+    "format_read_line_range",
     "format_tool_call",
+    "get_entry_copy_text",
     "get_searchable_text",
     "text_blocks",
     "tool_call_map_entries",
@@ -96,25 +101,93 @@ def extract_content(content: Any) -> str:
     return result
 
 
+def extract_full_content(content: Any) -> str:
+    """pi 1.6's ``TreeSelectorComponent.extractFullContent``: a string, or the ``text`` blocks run
+    together, uncut (a block without text adds ``"undefined"``, as JavaScript's ``+=`` does)."""
+    if type(content) is str:
+        return content
+    if type(content) is not list:
+        return ""
+    return "".join(
+        js_string(block.get("text", MISSING))
+        for block in content
+        if type(block) is dict and block.get("type") == "text"
+    )
+
+
+def get_entry_copy_text(data: dict[str, Any]) -> str | None:
+    """pi 1.6's ``TreeSelectorComponent.getEntryCopyText``: what Ctrl+X in the tree copies of an
+    entry (its whole value ``data``), or None (pi: "Selected entry has no text to copy").
+
+    A message's text blocks in full (a user, assistant, tool result, custom or system message
+    alike), a ``!`` run's command, a textless assistant's ``errorMessage``; a custom message's
+    text; a compaction's or branch summary's summary. Text that is blank once trimmed is none.
+    Where pi would throw (a command or summary that is not a string), there is none either."""
+    kind = data.get("type")
+    text: Any = None
+    if kind == "message":
+        message = data.get("message")
+        if type(message) is dict:
+            if message.get("role") == "bashExecution":
+                text = message.get("command")
+            elif "content" in message:
+                text = extract_full_content(message["content"])
+                if not text and message.get("role") == "assistant":
+                    text = message.get("errorMessage")
+    elif kind == "custom_message":
+        text = extract_full_content(data.get("content"))
+    elif kind in ("compaction", "branch_summary"):
+        text = data.get("summary")
+    return text if type(text) is str and js_trim(text) else None
+
+
+def format_read_line_range(offset: Any, limit: Any) -> str:
+    """pi 1.6's ``formatReadLineRange`` (core/tools/render-utils.ts): the ``:start-end`` after a
+    ``read`` call's path. Both absent or null: nothing; a null offset starts at 1; numbers and
+    numeric strings count, anything else (a non-finite number, a boolean, other text) drops the
+    suffix; no limit gives ``:start``; an end of 0 is left out."""
+    if _nullish(offset) and _nullish(limit):
+        return ""
+    start = 1.0 if _nullish(offset) else _line_number(offset)
+    if start is None:
+        return ""
+    if _nullish(limit):
+        return f":{js_number_string(start)}"
+    count = _line_number(limit)
+    if count is None:
+        return ""
+    end = start + count - 1
+    return f":{js_number_string(start)}" + (f"-{js_number_string(end)}" if end else "")
+
+
+def _nullish(value: Any) -> bool:
+    return value is None or value is MISSING
+
+
+def _line_number(value: Any) -> float | None:
+    """render-utils' ``parseLineNumber``: a finite number, or a string that is one."""
+    if type(value) is str and js_trim(value) != "":
+        value = js_string_to_number(value)
+    if type(value) in (int, float) and math.isfinite(value):
+        return float(value)
+    return None
+
+
 def format_tool_call(name: Any, args: Any, home: str) -> str:
-    """pi's ``TreeSelectorComponent.formatToolCall`` (modes/interactive/components/tree-selector.ts):
-    the one-line description of a tool call."""
+    """pi 1.6's ``TreeSelectorComponent.formatToolCall`` (modes/interactive/components/tree-selector.ts):
+    the one-line description of a tool call. Paths are shortened with ``shortenHomePath``
+    (:func:`pitui.store.paths.shorten_home_path`: ``/home/me2/x`` stays as it is), a ``read``
+    gets :func:`format_read_line_range`."""
     if type(args) is not dict:
         args = {}
 
     def shorten(path: str) -> str:
-        # formatToolCall's own shortenPath: a plain prefix test on $HOME, no path boundary.
-        return "~" + path[len(home) :] if home and path.startswith(home) else path
+        return shorten_home_path(path, home)
 
     get = args.get
     if name == "read":
-        display = shorten(js_string(js_or(get("path", MISSING), get("file_path", MISSING), "")))
-        offset, limit = get("offset", MISSING), get("limit", MISSING)
-        if offset is not MISSING or limit is not MISSING:
-            start = 1 if offset is None or offset is MISSING else offset
-            end: Any = js_minus(js_plus(start, limit), 1) if limit is not MISSING else ""
-            display += f":{js_string(start)}" + (f"-{js_string(end)}" if js_truthy(end) else "")
-        return f"[read: {display}]"
+        path = shorten(js_string(js_or(get("path", MISSING), get("file_path", MISSING), "")))
+        return f"[read: {path}{format_read_line_range(get('offset', MISSING), get('limit', MISSING))}]"
     if name in ("write", "edit"):
         path = shorten(js_string(js_or(get("path", MISSING), get("file_path", MISSING), "")))
         return f"[{name}: {path}]"
@@ -183,6 +256,9 @@ def get_searchable_text(entry: Entry) -> str:
         parts = ["thinking", data.get("thinkingLevel", MISSING)]
     elif kind == "custom":
         parts = ["custom", data.get("customType", MISSING)]
+    elif kind == "context_edit":
+        omit = data.get("replacement", MISSING) is None
+        parts = ["context edit", "omit" if omit else "replace", data.get("targetId", MISSING)]
     elif kind == "label":
         label = data.get("label", MISSING)
         parts = ["label", "" if label is None or label is MISSING else label]

@@ -7,21 +7,28 @@ two texts of them:
 - :func:`branch_digest`, Markdown the user edits into a summary: the prompts, the files read
   and changed, the commands run and the errors met;
 - :func:`branch_transcript`, the branch as pi serialises it for its summarising model
-  (``serializeConversation``), fed to a summarizer command the user configured.
+  (``serializeConversation``, from :mod:`pitui.store.branch_prompt`), fed to a summarizer
+  command the user configured.
 
-:func:`file_lists` gives the ``details`` pi stores with a summary (``readFiles`` and
-``modifiedFiles``), so pi's cumulative file tracking carries on across pitui's summaries.
+:func:`file_lists` (from :mod:`pitui.store.branch_prompt`) gives the ``details`` pi stores with
+a summary (``readFiles`` and ``modifiedFiles``), so pi's cumulative file tracking carries on
+across pitui's summaries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from pitui.store.content import extract_user_message_text, text_blocks
+from pitui.store.branch_prompt import (
+    FileLists,
+    file_lists,
+    format_file_operations,
+    prepare_branch,
+    serialize_conversation,
+    to_llm,
+)
+from pitui.store.content import text_blocks
 from pitui.store.js import MISSING
-from pitui.store.jsonl import dumps
 from pitui.store.model import Entry
 from pitui.store.reader import Session
 
@@ -34,16 +41,6 @@ __all__ = [
     "format_file_operations",
 ]
 
-# pi's constants (core/messages.js, core/compaction/utils.js).
-BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
-BRANCH_SUMMARY_SUFFIX = "</summary>"
-COMPACTION_SUMMARY_PREFIX = (
-    "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
-)
-COMPACTION_SUMMARY_SUFFIX = "\n</summary>"
-# A transcript keeps the newest messages that fit: about pi's budget for a 128k-token model
-# (pi estimates four characters a token).
-TRANSCRIPT_MAX_CHARS = (128_000 - 16_384) * 4
 # The digest is for a person to edit: long prompts and errors are cut.
 DIGEST_LINE_CHARS = 200
 
@@ -89,49 +86,6 @@ def abandoned_entries(session: Session, old_leaf: Any, target_id: Any) -> list[E
         entry = by_id.get(parent) if parent is not None and parent is not MISSING else None
     left.reverse()
     return left
-
-
-@dataclass(frozen=True, slots=True)
-class FileLists:
-    read: tuple[str, ...]  # read and never changed
-    modified: tuple[str, ...]  # written or edited
-
-    def details(self) -> dict[str, list[str]]:
-        """The ``details`` of a ``branch_summary`` entry, as pi writes them."""
-        return {"readFiles": list(self.read), "modifiedFiles": list(self.modified)}
-
-
-def file_lists(entries: Iterable[Entry]) -> FileLists:
-    """Files read and changed in these entries: the ``read``/``write``/``edit`` tool calls of
-    assistant messages, and the lists of earlier summaries pi made (pi's ``prepareBranchEntries``)."""
-    read: set[str] = set()
-    modified: set[str] = set()
-    for entry in entries:
-        if entry.type == "branch_summary":
-            details = entry.get("details")
-            if not entry.get("fromHook") and isinstance(details, dict):
-                read.update(f for f in _strings(details.get("readFiles")))
-                modified.update(f for f in _strings(details.get("modifiedFiles")))
-        elif entry.type == "message" and entry.role == "assistant":
-            for name, args in _tool_calls(entry.message):
-                path = args.get("path")
-                if not isinstance(path, str) or not path:
-                    continue
-                if name == "read":
-                    read.add(path)
-                elif name in ("write", "edit"):
-                    modified.add(path)
-    return FileLists(tuple(sorted(read - modified)), tuple(sorted(modified)))
-
-
-def format_file_operations(files: FileLists) -> str:
-    """pi's ``<read-files>``/``<modified-files>`` trailer of a generated summary ('' when none)."""
-    sections = []
-    if files.read:
-        sections.append("<read-files>\n" + "\n".join(files.read) + "\n</read-files>")
-    if files.modified:
-        sections.append("<modified-files>\n" + "\n".join(files.modified) + "\n</modified-files>")
-    return "\n\n" + "\n\n".join(sections) if sections else ""
 
 
 def branch_digest(entries: list[Entry]) -> str:
@@ -214,96 +168,11 @@ class _DigestNotes:
         self.commands.append(line)
 
 
-def branch_transcript(entries: list[Entry], max_chars: int = TRANSCRIPT_MAX_CHARS) -> str:
-    """The branch as pi shows it to its summarising model (``serializeConversation`` of the
-    entries' messages, tool results left to their calls), the newest messages that fit."""
-    parts: list[str] = []
-    used = 0
-    for entry in reversed(entries):
-        block = _serialize(entry)
-        if not block:
-            continue
-        if used + len(block) > max_chars and parts:
-            break
-        parts.append(block)
-        used += len(block) + 2
-    parts.reverse()
-    return "\n\n".join(parts)
-
-
-# -- helpers ---------------------------------------------------------------------------------------
-
-
-def _serialize(entry: Entry) -> str:
-    kind = entry.type
-    if kind == "message":
-        message = entry.message
-        if not isinstance(message, dict):
-            return ""
-        role = entry.role
-        if role == "user":
-            text = extract_user_message_text(message.get("content"))
-            return f"[User]: {text}" if text else ""
-        if role == "assistant":
-            return _serialize_assistant(message)
-        if role == "bashExecution":
-            if message.get("excludeFromContext") is True:
-                return ""
-            return f"[User]: {_bash_text(message)}"
-        return ""  # tool results: their calls carry the context (pi's getMessageFromEntry)
-    if kind == "custom_message":
-        text = extract_user_message_text(entry.get("content"))
-        return f"[User]: {text}" if text else ""
-    if kind == "branch_summary":
-        summary = entry.get("summary")
-        return f"[User]: {BRANCH_SUMMARY_PREFIX}{summary if isinstance(summary, str) else ''}{BRANCH_SUMMARY_SUFFIX}"
-    if kind == "compaction":
-        summary = entry.get("summary")
-        return (
-            f"[User]: {COMPACTION_SUMMARY_PREFIX}{summary if isinstance(summary, str) else ''}"
-            f"{COMPACTION_SUMMARY_SUFFIX}"
-        )
-    return ""
-
-
-def _serialize_assistant(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if not isinstance(content, list):
-        return ""
-    texts, thinking, calls = [], [], []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-        elif kind == "thinking" and isinstance(block.get("thinking"), str):
-            thinking.append(block["thinking"])
-        elif kind == "toolCall":
-            args = block.get("arguments")
-            shown = ", ".join(f"{k}={_stringify(v)}" for k, v in args.items()) if isinstance(args, dict) else ""
-            calls.append(f"{block.get('name')}({shown})")
-    parts = []
-    if thinking:
-        parts.append("[Assistant thinking]: " + "\n".join(thinking))
-    if texts:
-        parts.append("[Assistant]: " + "\n".join(texts))
-    if calls:
-        parts.append("[Assistant tool calls]: " + "; ".join(calls))
-    return "\n\n".join(parts)
-
-
-def _bash_text(message: dict[str, Any]) -> str:
-    """pi's ``bashExecutionToText``."""
-    text = f"Ran `{message.get('command')}`\n"
-    output = message.get("output")
-    text += f"```\n{output}\n```" if isinstance(output, str) and output else "(no output)"
-    code = message.get("exitCode")
-    if message.get("cancelled") is True:
-        text += "\n\n(command cancelled)"
-    elif isinstance(code, int | float) and not isinstance(code, bool) and code != 0:
-        text += f"\n\nCommand exited with code {code}"
-    return text
+def branch_transcript(entries: list[Entry]) -> str:
+    """The branch as pi shows it to its summarising model (``serializeConversation`` of what
+    ``prepareBranchEntries`` keeps), without the prompt around it: a configured summarizer
+    command's input."""
+    return serialize_conversation(to_llm(prepare_branch(entries).messages))
 
 
 def _tool_calls(message: Any) -> list[tuple[Any, dict[str, Any]]]:
@@ -345,12 +214,3 @@ def _unique(items: list[str]) -> list[str]:
 
 def _section(title: str, lines: list[str]) -> str:
     return f"## {title}\n" + "\n".join(lines) if lines else ""
-
-
-def _stringify(value: Any) -> str:
-    """``JSON.stringify(value)``, as pi's ``serializeConversation`` writes a tool call's
-    arguments ("null" for what JSON cannot hold)."""
-    try:
-        return dumps(value).decode()
-    except (TypeError, ValueError):
-        return "null"

@@ -176,3 +176,28 @@ def real_path_cached(path: str, folders: dict[str, str], depth: int = 0) -> str:
         return full
     # A link: its target, read from the folder it is in (which has no links left in it).
     return real_path_cached(os.path.join(real_folder, os.readlink(full)), folders, depth + 1)
+
+
+def shorten_home_path(path: str, home: str) -> str:
+    """pi 1.6's ``shortenHomePath`` (``utils/paths.js``): an absolute ``path`` that is ``home``
+    or inside it (compared as ``path.resolve`` gives them, case-folded on Windows) becomes
+    ``~`` or ``~/`` and the path relative to home; anything else is returned as it is
+    (``/home/me2/x`` with home ``/home/me`` too: pi 0.73.1 wrote it ``~2/x``)."""
+    if not home or not os.path.isabs(path):
+        return path
+    key, home_key = _comparison_key(path), _comparison_key(home)
+    if key != home_key and not key.startswith(home_key if home_key.endswith(os.sep) else home_key + os.sep):
+        return path
+    relative = os.path.relpath(_resolved(path), _resolved(home))
+    return "~" if relative == os.curdir else "~" + os.sep + relative
+
+
+def _resolved(path: str) -> str:
+    """``path.resolve`` of an absolute path: normalised, and a leading ``//`` is one ``/``."""
+    resolved = os.path.normpath(path)
+    return os.sep + resolved.lstrip(os.sep) if resolved.startswith(os.sep * 2) else resolved
+
+
+def _comparison_key(path: str) -> str:
+    """pi's ``getPathComparisonKey`` (without the real path: these are paths as stored)."""
+    return os.path.normcase(_resolved(os.path.abspath(path)))

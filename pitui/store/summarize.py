@@ -1,4 +1,5 @@
-"""Running the summarizer command a user configured: the branch as text in, the summary out.
+"""Running a summarizer: the command a user configured, or pi itself (:func:`pi_summary_argv`),
+the branch as text in, the summary out.
 
 The command runs in its own process group, so that stopping it (cancel, timeout) also stops
 whatever it started (a shell pipeline, a model client). Any failure raises
@@ -9,17 +10,44 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
 
-__all__ = ["SummarizerCancelled", "SummarizerError", "run_summarizer"]
+__all__ = ["SummarizerCancelled", "SummarizerError", "find_pi", "pi_summary_argv", "run_summarizer"]
 
 # The summary is read whole; a runaway command is stopped past this much output.
 MAX_OUTPUT = 1 << 20
 _POLL = 0.05
+
+
+def find_pi() -> str | None:
+    """The ``pi`` on ``PATH``, as the resume key finds it, or None."""
+    return shutil.which("pi")
+
+
+def pi_summary_argv(pi: str, system_prompt: str) -> list[str]:
+    """pi as a one-shot summariser: ``--print`` reads the prompt from stdin (pi prepends piped
+    stdin to the first message, and with none given it is the whole prompt), answers with the
+    user's default model and settings, and exits. Nothing is saved (``--no-session``), no tool
+    can run (``--no-tools``, ``--no-mcp``), and no context file, skill or prompt template adds
+    to ``system_prompt``, which replaces the coding prompt as pi's own summaries do.
+    Extensions stay on: one may provide the user's model."""
+    return [
+        pi,
+        "--print",
+        "--no-session",
+        "--no-tools",
+        "--no-mcp",
+        "--no-context-files",
+        "--no-skills",
+        "--no-prompt-templates",
+        "--system-prompt",
+        system_prompt,
+    ]
 
 
 class SummarizerError(RuntimeError):
@@ -128,5 +156,8 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def _last_line(data: bytes) -> str:
-    lines = [line.strip() for line in data.decode(errors="replace").splitlines() if line.strip()]
-    return lines[-1][:200] if lines else ""
+    """The last line of what it wrote to stderr, skipping indented ones (pi ends its "No API
+    key found" message with indented paths to its docs)."""
+    lines = [line for line in data.decode(errors="replace").splitlines() if line.strip()]
+    unindented = [line for line in lines if not line[0].isspace()]
+    return (unindented or lines)[-1].strip()[:200] if lines else ""

@@ -94,6 +94,13 @@ SESSION: list[BindingType] = [
     ),
     Binding("ctrl+z", "undo", "Undo", id="session.undo", tooltip="Undo the last label, rename, branch or context edit"),
     Binding("f5", "reload", "Reload", show=False, id="session.reload", tooltip="Read the file again from disk"),
+    Binding(
+        "ctrl+s",
+        "context_view",
+        "Model's view",
+        id="session.context_view",
+        tooltip="The conversation as the model sees it, or everything on the path",
+    ),
 ]
 
 
@@ -221,6 +228,14 @@ TREE: list[BindingType] = [
         show=False,
         id="tree.label_times",
         tooltip="Show or hide when labels were set",
+    ),
+    Binding(
+        "ctrl+x",
+        "copy",
+        "Copy",
+        show=False,
+        id="tree.copy",
+        tooltip="Copy the highlighted entry's full text to the clipboard",
     ),
     Binding("ctrl+g", "leaf", "Leaf", show=False, id="tree.leaf", tooltip="Go to the current leaf"),
     Binding("alt+up", "parent", "Parent", show=False, id="tree.parent", tooltip="Go to the parent entry"),

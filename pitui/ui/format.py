@@ -6,7 +6,8 @@ the conversation pane and the command line.
 Two rules shorten the home folder to ``~``, on purpose: :func:`shorten_home_path` is pi 1.6's
 ``shortenHomePath`` (only an absolute path within home, compared as resolved paths, the rest
 written relative: ``/home/me/./x`` is ``~/x``), used where pitui shows what pi shows (the
-picker's rows and folder line); :func:`shorten_home_folder` replaces only a whole leading folder
+picker's rows and folder line, and the tree's tool calls, so it lives in
+:mod:`pitui.store.paths`); :func:`shorten_home_folder` replaces only a whole leading folder
 and leaves the rest as it is, used where pitui shows paths of its own (the preview, the session
 view's title).
 """
@@ -23,6 +24,7 @@ from rich.cells import cell_len, set_cell_size
 
 from pitui.safe_text import safe_line
 from pitui.store.jsonl import compact_json
+from pitui.store.paths import shorten_home_path
 
 if TYPE_CHECKING:
     from pitui.store.catalog import SessionInfo
@@ -140,31 +142,6 @@ def format_time(ms: float | None, now_ms: float) -> str:
 
 
 # -- paths and titles ------------------------------------------------------------------------------
-
-
-def shorten_home_path(path: str, home: str) -> str:
-    """pi 1.6's ``shortenHomePath`` (``utils/paths.js``): an absolute ``path`` that is ``home``
-    or inside it (compared as ``path.resolve`` gives them, case-folded on Windows) becomes
-    ``~`` or ``~/`` and the path relative to home; anything else is returned as it is
-    (``/home/me2/x`` with home ``/home/me`` too: pi 0.73.1 wrote it ``~2/x``)."""
-    if not home or not os.path.isabs(path):
-        return path
-    key, home_key = _comparison_key(path), _comparison_key(home)
-    if key != home_key and not key.startswith(home_key if home_key.endswith(os.sep) else home_key + os.sep):
-        return path
-    relative = os.path.relpath(_resolved(path), _resolved(home))
-    return "~" if relative == os.curdir else "~" + os.sep + relative
-
-
-def _resolved(path: str) -> str:
-    """``path.resolve`` of an absolute path: normalised, and a leading ``//`` is one ``/``."""
-    resolved = os.path.normpath(path)
-    return os.sep + resolved.lstrip(os.sep) if resolved.startswith(os.sep * 2) else resolved
-
-
-def _comparison_key(path: str) -> str:
-    """pi's ``getPathComparisonKey`` (without the real path: these are paths as stored)."""
-    return os.path.normcase(_resolved(os.path.abspath(path)))
 
 
 def shorten_home_folder(path: str, home: str) -> str:

@@ -150,6 +150,16 @@ def test_config_summarizer_theme_and_tree_filter(tmp_path: Path) -> None:
     assert Config().summarizer_command is None
 
 
+def test_config_pi_summaries(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    assert load_config(str(tmp_path / "none.toml")).pi_summaries is True
+    path.write_text("pi_summaries = false\n")
+    assert load_config(str(path)).pi_summaries is False
+    path.write_text('pi_summaries = "no"\n')
+    broken = load_config(str(path))
+    assert broken.pi_summaries is True and "pi_summaries must be true or false" in broken.problems[0]
+
+
 async def test_config_theme_and_starting_tree_filter_apply(tmp_path: Path) -> None:
     from pitui.store.catalog import Catalog
     from pitui.ui.screens.session import SessionScreen

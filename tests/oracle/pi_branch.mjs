@@ -8,15 +8,22 @@
 // target. The answer: {"entryIds": [...], "transcript": TEXT, "readFiles": [...],
 // "modifiedFiles": [...]}: the entries pi would summarise (collectEntriesForBranchSummary), the
 // text its model would be given (serializeConversation of convertToLlm of
-// prepareBranchEntries, no token budget) and the file lists it stores as details; or
-// {"error": message}. pi only ever gets copies of the files, as in pi_tree.mjs.
+// prepareBranchEntries, no token budget unless the request gives "budget") and the file lists
+// it stores as details; or {"error": message}. pi only ever gets copies of the files, as in
+// pi_tree.mjs.
+//
+// With "reply": TEXT (pi 1.6), pi's own generateBranchSummary runs too, its model a stand-in
+// that answers TEXT (and "customInstructions", "contextWindow" passed on): the answer adds
+// "prompt" (the user text pi sent its model), "systemPrompt" and "summary" (what pi writes).
+// pi 1.6.0 (@earendil-works) by default; $PI_PKG may name another pi package folder (0.73.1
+// works too, without "reply").
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@mariozechner", "pi-coding-agent");
+const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@earendil-works", "pi-coding-agent");
 
 async function load(relative) {
   const file = path.join(PKG, "dist", ...relative.split("/"));
@@ -43,27 +50,59 @@ function answer(request, tmp, slot) {
   try {
     const sm = sessions.SessionManager.open(copy, dir);
     const { entries } = summaries.collectEntriesForBranchSummary(sm, sm.getLeafId(), request.target);
-    const { messages: prepared, fileOps } = summaries.prepareBranchEntries(entries, 0);
+    const { messages: prepared, fileOps } = summaries.prepareBranchEntries(entries, request.budget ?? 0);
     const transcript = utils.serializeConversation(messages.convertToLlm(prepared));
     const { readFiles, modifiedFiles } = utils.computeFileLists(fileOps);
-    return { entryIds: entries.map((e) => e.id), transcript, readFiles, modifiedFiles };
+    const result = { entryIds: entries.map((e) => e.id), transcript, readFiles, modifiedFiles };
+    if (request.reply === undefined) return result;
+    return generate(entries, request).then((generated) => ({ ...result, ...generated }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+async function generate(entries, request) {
+  const seen = {};
+  const streamFn = async (_model, context) => {
+    const system = context.messages.find((m) => m.role === "system");
+    const user = context.messages.find((m) => m.role === "user");
+    seen.systemPrompt = typeof system?.content === "string" ? system.content : null;
+    seen.prompt = user.content[0].text;
+    const reply = {
+      role: "assistant",
+      content: [{ type: "text", text: request.reply }],
+      api: "faux",
+      provider: "faux",
+      model: "faux",
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "stop",
+      timestamp: Date.now(),
+    };
+    return { result: async () => reply };
+  };
+  const model = { id: "faux", provider: "faux", api: "faux", contextWindow: request.contextWindow ?? 0, reasoning: false };
+  const out = await summaries.generateBranchSummary(entries, {
+    model,
+    signal: new AbortController().signal,
+    customInstructions: request.customInstructions,
+    streamFn,
+  });
+  if (out.error) throw new Error(out.error);
+  return { prompt: seen.prompt ?? null, systemPrompt: seen.systemPrompt ?? null, summary: out.summary, details: { readFiles: out.readFiles ?? [], modifiedFiles: out.modifiedFiles ?? [] } };
+}
+
 const tmp = mkdtempSync(path.join(os.tmpdir(), "pitui-branch-oracle-"));
 try {
   const input = readFileSync(0, "utf8").split("\n").filter((line) => line.trim());
-  input.forEach((line, slot) => {
+  for (const [slot, line] of input.entries()) {
     let result;
     try {
-      result = answer(JSON.parse(line), tmp, slot);
+      result = await answer(JSON.parse(line), tmp, slot);
     } catch (error) {
       result = { error: String(error?.message ?? error) };
     }
     process.stdout.write(JSON.stringify(result) + "\n");
-  });
+  }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

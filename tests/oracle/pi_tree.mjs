@@ -8,8 +8,12 @@
 // "width": 200, "home": "/home/me", "leaf": ID, "keys": ["\u001b[1;5D", "ab", ...]}. "keys" are
 // fed to the navigator one by one as terminal input (typed text, Ctrl+← and so on) before
 // rendering; "leaf" replaces the session's leaf (the last entry) as the navigator's current leaf.
-// The answer: {"rows": [...], "status": "(3/5) [user]", "selected": 2} with ANSI styling
-// stripped, every row as pi shows it (the cursor column "› " included), or {"error": message}.
+// "copies": true adds what Ctrl+X copies on every row (pi's getEntryCopyText, null when pi says
+// "Selected entry has no text to copy"). The answer: {"rows": [...], "status": "(3/5) [user]",
+// "selected": 2, "selectedId": ID, "copied": [...], "copies": [...]} with ANSI styling stripped,
+// every row as pi shows it (the cursor column "› " included), "copied" what each Ctrl+X ("\u0018")
+// among the keys copied; or {"error": message}. pi 1.6.0 (@earendil-works) by default; $PI_PKG
+// may name pi 0.73.1's package instead (it has no Ctrl+X copy).
 //
 // pi rewrites old files when it opens them, so it only ever gets copies, in a temporary folder
 // that is removed afterwards. The package is found through $PI_PKG (the package folder), else
@@ -22,7 +26,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@mariozechner", "pi-coding-agent");
+const PKG = process.env.PI_PKG || path.join(HERE, "node_modules", "@earendil-works", "pi-coding-agent");
 
 async function load(relative) {
   const file = path.join(PKG, "dist", ...relative.split("/"));
@@ -36,9 +40,11 @@ try {
   selector = await load("modes/interactive/components/tree-selector.js");
   themes = await load("modes/interactive/theme/theme.js");
   keys = await load("core/keybindings.js");
-  // pi-tui as pi itself resolves it, so that both share one keybindings registry.
+  // pi-tui as pi itself resolves it, so that both share one keybindings registry; under the
+  // npm scope of the pi it belongs to (@earendil-works for pi 1.6, @mariozechner for 0.73.1).
+  const scope = JSON.parse(readFileSync(path.join(PKG, "package.json"), "utf8")).name.split("/")[0];
   const fromPi = createRequire(path.join(PKG, "package.json"));
-  tui = await import(pathToFileURL(fromPi.resolve("@mariozechner/pi-tui")).href);
+  tui = await import(pathToFileURL(fromPi.resolve(`${scope}/pi-tui`)).href);
 } catch (error) {
   process.stderr.write(`pi not found at ${PKG}: ${error.message}\n`);
   process.exit(3);
@@ -66,11 +72,31 @@ function render(request, tmp, slot) {
       tree, request.leaf ?? sm.getLeafId(), 2 * rows + 2, () => {}, () => {}, () => {}, undefined, request.filter ?? "default",
     );
     const list = component.getTreeList();
+    const copied = [];
+    component.onCopy = (text) => copied.push(text ?? null);
     for (const key of request.keys ?? []) component.handleInput(key);
     const lines = list.render(request.width ?? 1000).map(strip);
     const status = lines.pop().trim();
     const empty = lines.length === 1 && lines[0].trim() === "No entries found";
-    return { rows: empty ? [] : lines, status, selected: empty ? -1 : list.selectedIndex };
+    const answer = {
+      rows: empty ? [] : lines, status, selected: empty ? -1 : list.selectedIndex,
+      selectedId: list.getSelectedNode()?.entry.id ?? null, copied,
+    };
+    if (request.copies) {
+      // What Ctrl+X copies on each row (null: "Selected entry has no text to copy").
+      const selected = list.selectedIndex;
+      answer.copies = [];
+      const count = empty ? 0 : lines.length;
+      for (let i = 0; i < count; i++) {
+        list.selectedIndex = i;
+        let text = null;
+        list.onCopy = (t) => { text = t ?? null; };
+        list.copySelected();
+        answer.copies.push(text);
+      }
+      list.selectedIndex = selected;
+    }
+    return answer;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

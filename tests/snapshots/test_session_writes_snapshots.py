@@ -1,8 +1,9 @@
-"""What the branch dialogs of the session view look like: the summary question and the editor
-(SVG snapshots)."""
+"""What the branch dialogs of the session view look like: the summary question (without pi, and
+with a ``pi`` on PATH) and the editor (SVG snapshots)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,21 @@ from textual.pilot import Pilot
 from pitui.ui.screens.dialogs import BranchDialog, SummaryEditor
 
 
-@pytest.mark.parametrize("steps", [("enter", "down"), ("enter", "down", "enter")], ids=["question", "editor"])
-def test_branch_dialog_snapshots(snap_compare, tmp_path: Path, steps: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("steps", "pi"),
+    [(("enter", "down"), False), (("enter", "down", "enter"), False), (("enter", "down"), True)],
+    ids=["question", "editor", "question-with-pi"],
+)
+def test_branch_dialog_snapshots(
+    snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, steps: tuple[str, ...], pi: bool
+) -> None:
     path = demo_file(tmp_path)
+    bin_dir = tmp_path / "bin"  # PATH: a pi there or none at all
+    bin_dir.mkdir()
+    if pi:
+        (bin_dir / "pi").write_text(f"#!{sys.executable}\n")
+        (bin_dir / "pi").chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await opened(pilot)

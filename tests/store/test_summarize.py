@@ -23,6 +23,12 @@ def test_the_branch_goes_in_and_the_summary_comes_out() -> None:
     [
         ("import sys; sys.stderr.write('no API key\\n'); sys.exit(3)", "failed (exit 3): no API key"),
         ("pass", "printed no summary"),
+        # pi's message without a model ends with indented paths to its docs: the sentence is said.
+        (
+            "import sys; sys.stderr.write('No API key found for the selected model.\\n\\nUse /login to log in."
+            " See:\\n  /pi/docs/providers.md\\n  /pi/docs/models.md\\n'); sys.exit(1)",
+            "failed (exit 1): Use /login to log in. See:",
+        ),
     ],
 )
 def test_failures_say_why(script: str, message: str) -> None:

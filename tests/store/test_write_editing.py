@@ -248,7 +248,7 @@ def test_digest_lists_prompts_files_commands_and_errors(tmp_path: Path) -> None:
     assert file_lists(left).details() == {"readFiles": ["README.md"], "modifiedFiles": ["CHANGELOG.md", "src/io.py"]}
 
 
-def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle_073: Any) -> None:
+def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle: Any) -> None:
     path = worked_session(tmp_path / "s.jsonl")
     # A branch summary with details and a user bash execution on the branch, as pi writes them.
     pi_append(
@@ -280,7 +280,7 @@ def test_digest_and_transcript_match_pi_on_the_same_moves(tmp_path: Path, oracle
     )
     session = Session.load(str(path))
     targets = ["u1", "a1", "a2", "u2", "r2", "x1"]
-    answers = oracle_073.branch_summary_input({"file": str(path), "target": t} for t in targets)
+    answers = oracle.branch_summary_input({"file": str(path), "target": t} for t in targets)
     for target, seen in zip(targets, answers, strict=True):
         left = abandoned_entries(session, session.leaf_id, target)
         assert [e.id for e in left] == seen["entryIds"], target

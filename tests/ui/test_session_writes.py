@@ -264,7 +264,8 @@ async def test_a_slow_summarizer_can_be_cancelled_and_times_out(tmp_path: Path) 
     assert path.read_bytes() == before
 
 
-async def test_without_a_summarizer_its_choice_cannot_be_taken(tmp_path: Path) -> None:
+async def test_without_a_summarizer_its_choice_cannot_be_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # and no pi to offer instead
     path = worked_session(tmp_path / "s.jsonl")
     async with app_for(path, tmp_path).run_test(size=SIZE) as pilot:
         await opened(pilot)

@@ -1,13 +1,16 @@
 """The session tree as pi's ``/tree`` navigator shows it, as plain data for a widget.
 
-:class:`TreeModel` is the exact equivalent of pi 0.73.1's ``TreeSelectorComponent`` logic
-(reference: pi-ui-behaviour.md §2, pi-session-format.md §8): the active branch sorted first,
+:class:`TreeModel` is the exact equivalent of pi 1.6.0's ``TreeSelectorComponent`` logic
+(reference: pi-ui-behaviour.md §2, pi-session-format.md §8, and pi-1.6.md §5 U-T for what pi 1.6
+changed: ``usage`` entries never shown, ``context_edit`` as bookkeeping, Ctrl+X's copy text):
+the active branch sorted first,
 indentation only at branch points, ``├─ └─ │`` connectors and gutters, fold glyphs, the active
 path marker, labels and label times, one line of text per entry, the hidden tool-call-only
 assistant messages, the five filter modes, type-to-search, folding and the segment jumps, and
 where the selection goes when rows come and go. Beyond pi: jumps to the leaf, the parent, the
 next or previous sibling branch and labelled entry; counts of the entries a fold or a filter
-hides; and following a session that grows.
+hides; following a session that grows; and Enter on the row above a hidden leaf counting as
+"at the leaf" (:meth:`TreeModel.at_leaf`, pi's bug B10 fixed).
 
 Built for sessions of 100,000 entries and chains 50,000 deep: nothing recurses, the layout lives
 in flat lists indexed by node (:mod:`pitui.store.tree.structure`), rows are the sorted list of
@@ -38,15 +41,15 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 from typing import Any
 
-from pitui.store.content import get_searchable_text
+from pitui.store.content import get_entry_copy_text, get_searchable_text
 from pitui.store.js import js_string, js_truthy
 from pitui.store.model import Entry, FileChangedError
 from pitui.store.reader import Session
 from pitui.store.tree import navigate
 from pitui.store.tree.rows import RowText, TreeRows
-from pitui.store.tree.structure import TEXTLESS, Layout, TreeStructure
+from pitui.store.tree.structure import BOOKKEEPING, NEVER, TEXTLESS, Layout, TreeStructure
 
-__all__ = ["FILTERS", "FILTER_TAGS", "TreeModel"]
+__all__ = ["FILTERS", "FILTER_TAGS", "TreeModel", "copy_text_of"]
 
 FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")
 """pi's filter modes, in the order Ctrl+O cycles through them."""
@@ -61,11 +64,23 @@ FILTER_TAGS = {
 """What pi's status line adds for each mode."""
 
 _SHOWN_BY = {  # category -> shown, per mode (labeled-only is decided by the labels)
-    "default": (True, True, False, True, True, False),
-    "no-tools": (True, True, False, False, True, False),
-    "user-only": (True, False, False, False, False, False),
-    "all": (True, True, False, True, True, True),
+    # USER, ASSISTANT, TEXTLESS, TOOL, OTHER, BOOKKEEPING, NEVER
+    "default": (True, True, False, True, True, False, False),
+    "no-tools": (True, True, False, False, True, False, False),
+    "user-only": (True, False, False, False, False, False, False),
+    "all": (True, True, False, True, True, True, False),
 }
+_HIDDEN_LABELLED = frozenset({TEXTLESS, NEVER})  # not shown in labeled-only, labelled or not
+_BOOKKEEPING_OR_NEVER = frozenset({BOOKKEEPING, NEVER})  # entries that are no part of the conversation
+
+
+def copy_text_of(entry: Entry) -> str | None:
+    """pi's Ctrl+X text of one entry (None: none). It may read the file: a view calls it from a
+    worker thread. A file changed on disk has none to give."""
+    try:
+        return get_entry_copy_text(entry.data)
+    except FileChangedError:
+        return None
 
 
 def _safe_search_text(entry: Entry) -> str:
@@ -137,7 +152,9 @@ class TreeModel:
         if self._filter == "labeled-only":
             labels = self.session.labels
             entries, slots = self._tree.entries, self._tree.slot
-            visible = [c != TEXTLESS and entries[s].id in labels for c, s in zip(category, slots, strict=True)]
+            visible = [
+                c not in _HIDDEN_LABELLED and entries[s].id in labels for c, s in zip(category, slots, strict=True)
+            ]
         else:
             shown = _SHOWN_BY[self._filter]
             visible = [shown[c] for c in category]
@@ -354,6 +371,41 @@ class TreeModel:
         """An entry's one-line text as its row shows it (without gutter, label or markers)."""
         node = self._tree.node_of(entry_id)
         return "".join(text for text, _ in self._text.content(node) or ()) if node >= 0 else ""
+
+    def copy_text(self) -> str | None:
+        """What pi's Ctrl+X copies of the selected entry (:func:`~pitui.store.content.get_entry_copy_text`:
+        its whole text), or None when there is none (or no row). It may read the file."""
+        entry = self.selected_entry
+        return None if entry is None else copy_text_of(entry)
+
+    def at_leaf(self) -> bool:
+        """Whether choosing the selected row leaves the conversation where it is: the row is the
+        leaf, or the leaf is a bookkeeping entry the filter mode hides (a ``usage`` entry, a
+        label, a context edit, a model change...) and this row is the nearest entry shown above
+        it, with only such entries in between. pi's B10, fixed: pi moves the leaf up past those
+        entries and asks whether to summarise them. A message in between (hidden by the mode, the
+        search or a fold) makes choosing the row a move, as in pi."""
+        rows = self._layout.rows
+        tree = self._tree
+        node = tree.leaf_node
+        if not rows or node < 0:
+            return False
+        selected = tree.slot[rows[self._cursor]]
+        parent, slots, category = tree.parent, tree.slot, tree.category
+        while node >= 0 and slots[node] != selected:
+            if category[node] not in _BOOKKEEPING_OR_NEVER or self._mode_shows(node):
+                return False
+            node = parent[node]
+        return node >= 0
+
+    def _mode_shows(self, node: int) -> bool:
+        """Whether the filter mode alone (no search, no fold) shows ``node``."""
+        category = self._tree.category[node]
+        if self._filter == "labeled-only":
+            return (
+                category not in _HIDDEN_LABELLED and self._tree.entries[self._tree.slot[node]].id in self.session.labels
+            )
+        return _SHOWN_BY[self._filter][category]
 
     # ------------------------------------------------------------------ filter, query, labels
 

@@ -497,13 +497,17 @@ def describe_entry(kind: Any, data: dict[str, Any]) -> Segments:
 
 
 def _bookkeeping_text(kind: Any, data: dict[str, Any]) -> Segments:
-    """getEntryDisplayText for the entries pi draws dim: model, thinking level, custom, label."""
+    """getEntryDisplayText for the entries pi draws dim: model, thinking level, custom, context
+    edit, label."""
     if kind == "model_change":
         return ((f"[model: {js_string(data.get('modelId', MISSING))}]", "dim"),)
     if kind == "thinking_level_change":
         return ((f"[thinking: {js_string(data.get('thinkingLevel', MISSING))}]", "dim"),)
     if kind == "custom":
         return ((f"[custom: {js_string(data.get('customType', MISSING))}]", "dim"),)
+    if kind == "context_edit":  # a missing replacement is no null: pi says "replace"
+        what = "omit" if data.get("replacement", MISSING) is None else "replace"
+        return ((f"[context {what}: {js_string(data.get('targetId', MISSING))}]", "dim"),)
     if kind == "label":
         label = data.get("label", MISSING)
         return ((f"[label: {'(cleared)' if label is None or label is MISSING else js_string(label)}]", "dim"),)

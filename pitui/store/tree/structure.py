@@ -20,11 +20,15 @@ from pitui.store.js import MISSING, js_truthy
 from pitui.store.model import Entry, _sort_children
 from pitui.store.reader import Session
 
-__all__ = ["ASSISTANT", "BOOKKEEPING", "OTHER", "TEXTLESS", "TOOL", "USER", "Layout", "TreeStructure"]
+__all__ = ["ASSISTANT", "BOOKKEEPING", "NEVER", "OTHER", "TEXTLESS", "TOOL", "USER", "Layout", "TreeStructure"]
 
-# Node categories, for the filters.
-USER, ASSISTANT, TEXTLESS, TOOL, OTHER, BOOKKEEPING = range(6)
-_BOOKKEEPING_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_change", "session_info"})
+# Node categories, for the filters. NEVER: pi 1.6 hides it in every mode, even as the leaf or
+# labelled (a ``usage`` entry: the first test of its applyFilter).
+USER, ASSISTANT, TEXTLESS, TOOL, OTHER, BOOKKEEPING, NEVER = range(7)
+_BOOKKEEPING_TYPES = frozenset(
+    {"label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"}
+)
+_NEVER_TYPE = "usage"
 _ROLE_CATEGORY = {"user": USER, "assistant": ASSISTANT, "toolResult": TOOL}
 
 
@@ -72,6 +76,8 @@ def _categories(entries: list[Entry]) -> list[int]:
             if e.type == "message"
             else BOOKKEEPING
             if e.type in _BOOKKEEPING_TYPES
+            else NEVER
+            if e.type == _NEVER_TYPE
             else OTHER
             for e in entries
         ]
@@ -88,7 +94,9 @@ def _category(entry: Entry) -> int:
         if role == "assistant":
             return TEXTLESS if entry.textless else ASSISTANT
         return TOOL if role == "toolResult" else OTHER
-    return BOOKKEEPING if kind in _BOOKKEEPING_TYPES else OTHER
+    if kind == _NEVER_TYPE:
+        return NEVER
+    return BOOKKEEPING if type(kind) is str and kind in _BOOKKEEPING_TYPES else OTHER
 
 
 class TreeStructure:

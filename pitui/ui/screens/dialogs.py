@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -28,6 +29,7 @@ __all__ = [
     "DIALOGS",
     "BranchDialog",
     "ConfirmDialog",
+    "InstructionsEditor",
     "LabelDialog",
     "RenameScreen",
     "SummarizingDialog",
@@ -36,12 +38,15 @@ __all__ = [
 ]
 
 BRANCH_PLAIN, BRANCH_WRITE, BRANCH_COMMAND = "plain", "write", "command"
+BRANCH_PI, BRANCH_PI_FOCUS = "pi", "pi-focus"  # pi's "Summarize" and "Summarize with custom prompt"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 class BranchDialog(OrderedKeys, ModalScreen[str | None]):
     """pi's ``Summarize branch?``: no summary, a summary the user writes, or one from the
-    configured summarizer command (shown disabled, with how to set one, when there is none)."""
+    configured summarizer command; without one, pi's "Summarize" and "Summarize with custom
+    prompt", run through the pi installed (``pi``: True), else the command's choice is shown
+    disabled, with how to set one."""
 
     BINDING_GROUP_TITLE = "Summarize branch? question"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -50,14 +55,15 @@ class BranchDialog(OrderedKeys, ModalScreen[str | None]):
         Binding("k", "move(-1)", "Up", show=False, id="branch.up"),
     ]
 
-    def __init__(self, destination: str, left_behind: str, summarizer: str | None) -> None:
+    def __init__(self, destination: str, left_behind: str, summarizer: str | None, pi: bool = False) -> None:
         super().__init__()
         self._destination = destination
         self._left_behind = left_behind
         self._summarizer = summarizer
+        self._pi = pi
 
     def compose(self) -> ComposeResult:
-        command = (
+        command: list[Option] = [
             Option(f"Summarize with {safe_line(self._summarizer)}", id=BRANCH_COMMAND)
             if self._summarizer
             else Option(
@@ -65,7 +71,12 @@ class BranchDialog(OrderedKeys, ModalScreen[str | None]):
                 id=BRANCH_COMMAND,
                 disabled=True,
             )
-        )
+        ]
+        if self._pi and not self._summarizer:
+            command = [
+                Option("Summarize (pi, with your default model)", id=BRANCH_PI),
+                Option("Summarize with custom prompt (pi)", id=BRANCH_PI_FOCUS),
+            ]
         with Vertical(id="branch-box", classes="dialog-box"):
             yield Static("Summarize branch?", classes="dialog-title", markup=False)
             about = Text()
@@ -76,7 +87,7 @@ class BranchDialog(OrderedKeys, ModalScreen[str | None]):
             yield OrderedOptionList(
                 Option("No summary", id=BRANCH_PLAIN),
                 Option("Write a summary (starts from a digest of the branch)", id=BRANCH_WRITE),
-                command,
+                *command,
                 id="branch-choices",
             )
             yield Static("↑↓ navigate · enter select · escape cancel", classes="dialog-hint", markup=False)
@@ -109,19 +120,22 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
         Binding("escape", "cancel", "Back", id="summary.cancel"),
     ]
 
+    TITLE: ClassVar[str] = "Branch summary"
+    ABOUT: ClassVar[str] = (
+        "What the model should know about the branch you are leaving. It starts from a "
+        "digest of that branch, made without a model."
+    )
+    HINT: ClassVar[str] = "ctrl+s save · escape back"
+    ALLOW_EMPTY: ClassVar[bool] = False
+
     def __init__(self, digest: str) -> None:
         super().__init__()
         self._digest = digest
 
     def compose(self) -> ComposeResult:
         with Vertical(id="summary-box", classes="dialog-box"):
-            yield Static("Branch summary", classes="dialog-title", markup=False)
-            yield Static(
-                "What the model should know about the branch you are leaving. It starts from a "
-                "digest of that branch, made without a model.",
-                classes="dialog-hint",
-                markup=False,
-            )
+            yield Static(self.TITLE, classes="dialog-title", markup=False)
+            yield Static(self.ABOUT, classes="dialog-hint", markup=False)
             yield OrderedTextArea(
                 safe(self._digest, multiline=True),
                 id="summary-text",
@@ -129,7 +143,7 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
                 show_line_numbers=False,
                 tab_behavior="indent",
             )
-            yield Static("ctrl+s save · escape back", classes="dialog-hint", markup=False)
+            yield Static(self.HINT, classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         area = self.query_one(OrderedTextArea)
@@ -138,7 +152,7 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
 
     def action_save(self) -> None:
         text = self.query_one(OrderedTextArea).text.strip()
-        if not text:
+        if not text and not self.ALLOW_EMPTY:
             self.notify(
                 "An empty summary is not written: write one, or press escape.", severity="warning", markup=False
             )
@@ -147,6 +161,24 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class InstructionsEditor(SummaryEditor):
+    """pi's ``Custom summarization instructions`` editor: what pi's summary should focus on
+    (added to the instructions; empty: none). Ctrl+S runs pi; Escape goes back to the question."""
+
+    BINDING_GROUP_TITLE = "Custom summarization instructions"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Summarize", id="instructions.save"),
+        Binding("escape", "cancel", "Back", id="instructions.cancel"),
+    ]
+    TITLE = "Custom summarization instructions"
+    ABOUT = "What the summary should focus on, added to pitui's summary instructions for pi."
+    HINT = "ctrl+s summarize · escape back"
+    ALLOW_EMPTY = True
+
+    def __init__(self) -> None:
+        super().__init__("")
 
 
 class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]):
@@ -158,9 +190,12 @@ class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]
         Binding("escape,ctrl+c", "cancel", "Cancel", id="summarizing.cancel"),
     ]
 
-    def __init__(self, argv: tuple[str, ...], transcript: str, timeout: float, cwd: str | None) -> None:
+    def __init__(
+        self, argv: Sequence[str], transcript: str, timeout: float, cwd: str | None, label: str | None = None
+    ) -> None:
         super().__init__()
-        self._argv = argv
+        self._argv = tuple(argv)
+        self._label = label or " ".join(self._argv)  # what is shown running
         self._transcript = transcript
         self._timeout = timeout
         self._cwd = cwd
@@ -184,7 +219,7 @@ class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]
         elapsed = time.monotonic() - self._started
         text = Text()
         text.append(SPINNER[self._frame] + " ", style="bold")
-        text.append(safe_line(" ".join(self._argv)))
+        text.append(safe_line(self._label))
         text.append(f"  {elapsed:.0f} s of at most {self._timeout:g} s", style="dim")
         self.query_one("#summarizing-progress", Static).update(text)
 
@@ -327,4 +362,4 @@ class ConfirmDialog(OrderedKeys, ModalScreen[bool]):
         self.dismiss(yes)
 
 
-DIALOGS = (RenameScreen, BranchDialog, SummaryEditor, SummarizingDialog, LabelDialog, ConfirmDialog)
+DIALOGS = (RenameScreen, BranchDialog, SummaryEditor, InstructionsEditor, SummarizingDialog, LabelDialog, ConfirmDialog)

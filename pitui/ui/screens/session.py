@@ -30,8 +30,10 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pitui.safe_text import safe_line
-from pitui.store.conversation import Item, replaced_items
-from pitui.store.model import Entry, FileChangedError, NotASessionError
+from pitui.store.context_size import format_tokens as context_tokens_text
+from pitui.store.conversation import replaced_items
+from pitui.store.model import FileChangedError, NotASessionError
+from pitui.store.pane import PaneItem, model_sees
 from pitui.store.reader import Session
 from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from pitui.store.tree.model import TreeModel
@@ -42,7 +44,7 @@ from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens,
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.session_context import ContextSession
-from pitui.ui.screens.session_live import FollowsFile, path_items
+from pitui.ui.screens.session_live import FollowsFile, PathShown, path_items
 from pitui.ui.screens.session_writes import WritesSession
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
@@ -75,7 +77,9 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
         self.editor: SessionEditor | None = None
         self.stats: SessionPreview | None = None
         self.removed = False
-        self._items: OrderedDict[Entry, list[Item]] = OrderedDict()
+        self._items: OrderedDict[Any, list[PaneItem]] = OrderedDict()
+        self._path: PathShown = PathShown([], -1)  # what the pane shows, in full
+        self.model_view = False  # the pane shows what the model sees, not everything on the path
         self._shown_id: Any = object()
         self._path_shown = False
         self._path_timer: Timer | None = None
@@ -135,8 +139,8 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
         except (OSError, NotASessionError) as error:
             self.app.call_from_thread(self._failed, error)
             return
-        items: OrderedDict[Entry, list[Item]] = OrderedDict()
-        path: tuple[list[Item], int] | None = None
+        items: OrderedDict[Any, list[PaneItem]] = OrderedDict()
+        path: PathShown | None = None
         with contextlib.suppress(FileChangedError):  # changed already: the pane reads it again
             path = path_items(session, model.selected_id, items)
         self.app.call_from_thread(self._loaded, session, model, items, path)
@@ -160,8 +164,8 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
         self,
         session: Session,
         model: TreeModel,
-        items: OrderedDict[Entry, list[Item]],
-        path: tuple[list[Item], int] | None,
+        items: OrderedDict[Any, list[PaneItem]],
+        path: PathShown | None,
     ) -> None:
         self.session = session
         if self.editor is None:
@@ -172,7 +176,7 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
         self._shown_id, self._path_shown = object(), False
         if path is not None:
             self._shown_id, self._path_shown = model.selected_id, True
-            self._show_items(*path)
+            self._show_items(path)
         tree = self.query_one(SessionTree)
         tree.waiting_for_rows = False
         tree.model = model
@@ -284,15 +288,15 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
         self._shown_id = entry_id
         self._path_shown = True
         if entry_id is None:
-            self._show_items([], -1)
+            self._show_items(PathShown([], -1))
             return
         if not self._path_running:
             self._path_running = True
             self._make_path(session, entry_id, self._items)
 
     @work(thread=True, group="session-path", exit_on_error=False)
-    def _make_path(self, session: Session, entry_id: Any, cache: OrderedDict[Entry, list[Item]]) -> None:
-        path: tuple[list[Item], int] | None = None
+    def _make_path(self, session: Session, entry_id: Any, cache: OrderedDict[Any, list[PaneItem]]) -> None:
+        path: PathShown | None = None
         changed = False
         try:
             path = path_items(session, entry_id, cache)
@@ -302,7 +306,7 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
             with contextlib.suppress(RuntimeError):  # the app is shutting down
                 self.app.call_from_thread(self._path_made, session, entry_id, path, changed)
 
-    def _path_made(self, session: Session, entry_id: Any, path: tuple[list[Item], int] | None, changed: bool) -> None:
+    def _path_made(self, session: Session, entry_id: Any, path: PathShown | None, changed: bool) -> None:
         self._path_running = False
         if session is not self.session:
             return
@@ -310,18 +314,33 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
             self.action_reload()
         elif entry_id == self._shown_id:
             if path is not None:
-                self._show_items(*path)
+                self._show_items(path)
         elif self._shown_id is not None:  # the cursor moved on meanwhile
             self._path_running = True
             self._make_path(session, self._shown_id, self._items)
 
-    def _show_items(self, items: list[Item], messages: int) -> None:
-        """The pane shows ``items``, ``messages`` of them messages (-1: no path at all)."""
+    def _show_items(self, path: PathShown) -> None:
+        """The pane shows ``path``: everything on it, or what the model sees (``model_view``);
+        its border says which, how many messages, and the context size at the entry."""
+        self._path = path
         view = self.query_one(ConversationView)
+        items = model_sees(path.items) if self.model_view else path.items
         view.show(items)
-        view.border_title = (
-            f"Conversation · {messages:,} message{'s' if messages != 1 else ''}" if messages >= 0 else "Conversation"
-        )
+        which = "As the model sees it" if self.model_view else "Everything on the path"
+        messages = sum(1 for item in items if item.entry_id is not None)
+        if path.messages < 0:
+            view.border_title = "Conversation"
+            view.border_subtitle = ""
+            return
+        view.border_title = f"{which} · {messages:,} message{'s' if messages != 1 else ''}"
+        view.border_subtitle = _context_text(path.tokens, path.window)
+
+    def action_context_view(self) -> None:
+        """Ctrl+S: the pane shows what the model sees, or everything on the path."""
+        self.model_view = not self.model_view
+        if self._path.messages >= 0:
+            self._show_items(self._path)
+        self._say("The pane shows " + ("what the model sees" if self.model_view else "everything on the path"))
 
     @on(ConversationView.ReplacedRequested)
     def _replaced_requested(self, event: ConversationView.ReplacedRequested) -> None:
@@ -347,7 +366,15 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
     @on(SessionTree.Selected)
     def _selected(self, event: SessionTree.Selected) -> None:
         """Enter in the tree: branch there."""
-        self.branch_here(event.entry_id)
+        self.branch_here(event.entry_id, at_leaf=event.at_leaf)
+
+    @on(SessionTree.Copied)
+    def _copied(self, event: SessionTree.Copied) -> None:
+        """Ctrl+X in the tree: pi's words for what it did."""
+        if event.text is None:
+            self._say("Selected entry has no text to copy", error=True)
+        else:
+            self._say("Copied selected message to clipboard")
 
     def palette_commands(self) -> list[PaletteCommand]:
         """The view's actions in the command palette (F2)."""
@@ -355,7 +382,10 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
             return []
         tree = self.query_one(SessionTree)
         return session_commands(
-            self, tree, self.query_one(ConversationView), lambda: self.branch_here(tree.selected_id)
+            self,
+            tree,
+            self.query_one(ConversationView),
+            lambda: self.branch_here(tree.selected_id, at_leaf=tree.at_leaf),
         )
 
     # ------------------------------------------------------------------ actions
@@ -365,3 +395,13 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
 
     def action_reload(self) -> None:
         self.load(self.query_one(SessionTree).selected_id)
+
+
+def _context_text(tokens: float | None, window: float | None) -> str:
+    """The context size at the entry, as pi's footer writes it: ``12k/200k (6.0%)``, ``?/200k``
+    after a compaction, the size alone when the model's window is not known."""
+    size = "?" if tokens is None else context_tokens_text(tokens)
+    if not window:
+        return f"context {size}"
+    percent = "" if tokens is None else f" ({tokens / window * 100:.1f}%)"
+    return f"context {size}/{context_tokens_text(window)}{percent}"

@@ -14,14 +14,19 @@ import contextlib
 import os
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual import work
 from textual.timer import Timer
 
-from pitui.store.conversation import Item, OtherMessage, TextPart, entry_items
+from pitui.store.context import project
+from pitui.store.context_size import context_tokens
+from pitui.store.conversation import OtherMessage, TextPart
 from pitui.store.model import Entry, FileChangedError
+from pitui.store.model_windows import context_window
+from pitui.store.pane import PaneItem, item_key, projected_items
 from pitui.store.reader import Session
+from pitui.store.system_prompt import path_system_prompt
 from pitui.store.tree.model import TreeModel
 from pitui.ui.widgets.session_tree import SessionTree
 
@@ -32,7 +37,7 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-__all__ = ["ITEM_CACHE_ENTRIES", "PATH_WINDOW", "USAGE_DELAY", "FollowsFile", "path_items"]
+__all__ = ["ITEM_CACHE_ENTRIES", "PATH_WINDOW", "USAGE_DELAY", "FollowsFile", "PathShown", "path_items"]
 
 # A path longer than this shows its last entries only: a 100,000-entry session must open at
 # once, and older messages are one tree move away.
@@ -149,21 +154,37 @@ class FollowsFile(_Base):
         self._usage_timer = self.set_timer(USAGE_DELAY, self.count_usage)
 
 
-def path_items(session: Session, entry_id: Any, cache: OrderedDict[Entry, list[Item]]) -> tuple[list[Item], int]:
-    """The conversation pane's items for the path up to ``entry_id``, and how many messages
-    they are (-1: no entry, no path): it reads the bodies (a thread's work). ``cache`` keeps each
-    entry's items, so that moving along a path decodes only what is new; one thread at a time
-    may use it."""
+class PathShown(NamedTuple):
+    """The pane's items for a path (every entry on it, omitted ones marked), how many are
+    messages (-1: no path), and the context size at its end (None: pi's "?"), with the model's
+    window when known."""
+
+    items: list[PaneItem]
+    messages: int
+    tokens: float | None = 0
+    window: float | None = None
+
+
+def path_items(session: Session, entry_id: Any, cache: OrderedDict[Any, list[PaneItem]]) -> PathShown:
+    """The conversation pane's items for the path up to ``entry_id`` (pi's projection, what it
+    no longer sends kept in place and marked), and the context size there: it reads the bodies
+    (a thread's work). ``cache`` keeps each entry's items by entry and the edit in force on it
+    (an edit appended later changes how an earlier entry shows), so that moving along a path
+    decodes only what is new; one thread at a time may use it."""
     if entry_id is None:
-        return [], -1
+        return PathShown([], -1)
     entries = session.context_entries(entry_id)
-    items: list[Item] = []
+    items: list[PaneItem] = []
     hidden = len(entries) - PATH_WINDOW
+    head: list[Entry] = []
     if hidden > 0:
         # The context's first entry is a compaction when there is one: keep it in view.
         head = entries[:1] if entries[0].type == "compaction" else []
-        entries = head + entries[-PATH_WINDOW:]
+        start = len(entries) - PATH_WINDOW
+        # The edits before the window still apply to it; they give no items of their own.
+        earlier = [e for e in entries[len(head) : start] if e.type == "context_edit"]
         hidden -= len(head)
+        entries = head + earlier + entries[start:]
         items.append(
             OtherMessage(
                 None,
@@ -176,13 +197,21 @@ def path_items(session: Session, entry_id: Any, cache: OrderedDict[Entry, list[I
                 ),
             )
         )
-    for entry in entries:
-        made = cache.get(entry)
+    changes = {c.entry_id: c for c in path_system_prompt(session, entry_id).changes}
+    first_system = next((c.entry_id for c in changes.values() if c.first), None)
+    for projected in project(entries):
+        if projected.entry.type == "context_edit":
+            continue
+        key = item_key(projected, first_system)
+        made = cache.get(key)
         if made is None:
-            made = cache[entry] = entry_items(session, entry)
+            made = cache[key] = projected_items(session, projected, changes.get(projected.entry.id))
             if len(cache) > ITEM_CACHE_ENTRIES:
                 cache.popitem(last=False)
         else:
-            cache.move_to_end(entry)
+            cache.move_to_end(key)
         items.extend(made)
-    return items, sum(1 for item in items if item.entry_id is not None)
+    tokens = context_tokens(session, entry_id)
+    _, model = session.context_settings(entry_id)
+    window = context_window(model.get("provider"), model.get("modelId")) if model else None
+    return PathShown(items, sum(1 for item in items if item.entry_id is not None), tokens, window)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
@@ -20,18 +20,22 @@ from textual.widgets import Static
 from textual.worker import Worker
 
 from pitui.safe_text import safe_line
+from pitui.store.branch_prompt import SUMMARY_SYSTEM_PROMPT, branch_prompt, finish_summary
 from pitui.store.digest import branch_digest, branch_transcript, file_lists, format_file_operations
 from pitui.store.model import Entry, FileChangedError
 from pitui.store.reader import Session
-from pitui.store.summarize import SummarizerError
+from pitui.store.summarize import SummarizerError, find_pi, pi_summary_argv
 from pitui.store.write.actions import ActionError
 from pitui.store.write.editing import SessionEditor, Written
 from pitui.ui.format import fit_middle, plural, shorten_home_folder
 from pitui.ui.screens.dialogs import (
     BRANCH_COMMAND,
+    BRANCH_PI,
+    BRANCH_PI_FOCUS,
     BRANCH_WRITE,
     BranchDialog,
     ConfirmDialog,
+    InstructionsEditor,
     LabelDialog,
     SummarizingDialog,
     SummaryEditor,
@@ -81,15 +85,20 @@ class WritesSession(_Base):
         return await answer
 
     @work(exclusive=True, group="session-write", exit_on_error=False)
-    async def branch_here(self, entry_id: Any) -> None:
+    async def branch_here(self, entry_id: Any, *, at_leaf: bool = False) -> None:
         """pi's tree selection: move the leaf here, asking first whether to summarise the branch
-        being left (when it leaves something behind). Cancelling at any step writes nothing."""
+        being left (when it leaves something behind). Cancelling at any step writes nothing.
+        ``at_leaf``: the tree showed this row as where the conversation is (the leaf, hidden
+        below it, is bookkeeping): nothing to do, where pi would move past the leaf (its B10)."""
         try:
-            await self._branch_here(entry_id)
+            await self._branch_here(entry_id, at_leaf)
         finally:
             self.query_one(SessionTree).release_keys()
 
-    async def _branch_here(self, entry_id: Any) -> None:
+    async def _branch_here(self, entry_id: Any, at_leaf: bool) -> None:
+        if at_leaf:
+            self._say("Already at this point: nothing written")
+            return
         editor = self._editor_for_writing()
         if editor is None:
             return
@@ -102,15 +111,22 @@ class WritesSession(_Base):
             self._say("Already at this point: nothing written")
             return
         summary: str | None = None
+        details: Any = None  # the files the branch read and changed, unless pi's lists are known
         if plan.abandoned:
             config = self.app.config
             command = config.summarizer_command
+            pi = find_pi() if config.pi_summaries and not command else None  # a command wins
             while True:
                 destination = (
                     self._describe(plan.new_leaf) if plan.new_leaf is not None else "the start (an empty conversation)"
                 )
                 choice = await self._ask(
-                    BranchDialog(destination, _left_behind(plan.abandoned), " ".join(command) if command else None)
+                    BranchDialog(
+                        destination,
+                        _left_behind(plan.abandoned),
+                        " ".join(command) if command else None,
+                        pi is not None,
+                    )
                 )
                 if choice is None:
                     self._say("Branch cancelled: nothing written")
@@ -122,19 +138,19 @@ class WritesSession(_Base):
                         continue  # back to the question
                 elif choice == BRANCH_COMMAND and command:
                     transcript = await asyncio.to_thread(branch_transcript, plan.abandoned)
-                    outcome = await self._ask(
-                        SummarizingDialog(
-                            command, transcript, config.summarizer_timeout, self.session.cwd if self.session else None
-                        )
-                    )
+                    outcome = await self._summarize(command, transcript, " ".join(command))
                     if outcome is None:
-                        self._say("Summarization cancelled: nothing written")
-                        return
-                    if isinstance(outcome, SummarizerError):
-                        self._say(f"No summary: {outcome}. Nothing written", error=True)
                         return
                     # As pi's own summaries end: the files the branch read and changed.
                     summary = outcome + format_file_operations(file_lists(plan.abandoned))
+                elif choice in (BRANCH_PI, BRANCH_PI_FOCUS) and pi is not None:
+                    focus = await self._ask(InstructionsEditor()) if choice == BRANCH_PI_FOCUS else ""
+                    if focus is None:
+                        continue  # back to the question, as in pi
+                    made = await self._pi_summary(pi, plan.abandoned, focus)
+                    if made is None:
+                        return
+                    summary, details = made
                 break
 
         def branched(written: Written) -> None:
@@ -143,7 +159,36 @@ class WritesSession(_Base):
                 self.app.copy_to_clipboard(written.prompt_text)
                 self._say(f"{written.message} · the message is copied to the clipboard, to ask again in pi")
 
-        await self._write(lambda: editor.branch(entry_id, summary), branched).wait()
+        await self._write(lambda: editor.branch(entry_id, summary, details), branched).wait()
+
+    async def _summarize(self, argv: Sequence[str], text: str, label: str) -> str | None:
+        """A summarizer's answer to ``text`` (spinner, cancel, timeout), or None once the status
+        line says why there is none."""
+        outcome = await self._ask(
+            SummarizingDialog(
+                argv, text, self.app.config.summarizer_timeout, self.session.cwd if self.session else None, label
+            )
+        )
+        if outcome is None:
+            self._say("Summarization cancelled: nothing written")
+            return None
+        if isinstance(outcome, SummarizerError):
+            self._say(f"No summary: {outcome}. Nothing written", error=True)
+            return None
+        return str(outcome)
+
+    async def _pi_summary(self, pi: str, abandoned: list[Entry], focus: str) -> tuple[str, Any] | None:
+        """pi's own kind of summary of ``abandoned``, made by the pi installed with the user's
+        default model: the summary as pi writes it, and its ``details``; None: none made."""
+        prompt = await asyncio.to_thread(branch_prompt, abandoned, focus or None)
+        if prompt.text is None:  # nothing a model could summarise: pi writes its placeholder
+            return finish_summary(None, prompt.files), prompt.files.details()
+        answer = await self._summarize(
+            pi_summary_argv(pi, SUMMARY_SYSTEM_PROMPT), prompt.text, "pi --print (your default model)"
+        )
+        if answer is None:
+            return None
+        return finish_summary(answer, prompt.files), prompt.files.details()
 
     def action_edit_label(self) -> None:
         editor = self._editor_for_writing()

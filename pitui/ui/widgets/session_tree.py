@@ -4,7 +4,7 @@
 one row per line, never wrapped, made only for the lines on screen and cached; a cursor move
 repaints two lines. It never opens files: it is given the model, and says what the user wants
 with messages (:class:`SessionTree.Highlighted`, :class:`SessionTree.Selected`,
-:class:`SessionTree.StatusChanged`).
+:class:`SessionTree.StatusChanged`, :class:`SessionTree.Copied`).
 
 Nor does it wait for the disk while it draws: a row whose message body is still on disk is drawn
 with its gutters and a dim placeholder until a worker thread has read it
@@ -18,6 +18,7 @@ Keys are pi's (pi-ui-behaviour.md §2.8), each binding with an id ``tree.<action
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -34,6 +35,7 @@ from textual.strip import Strip
 
 from pitui.safe_text import safe_line
 from pitui.store.tree import RowText, TreeModel
+from pitui.store.tree.model import copy_text_of
 from pitui.ui import bindings
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.widgets.tree_reader import RowReader
@@ -67,7 +69,8 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     for the entries hidden under it; ``Ctrl+G`` goes to the leaf, ``Alt+↑`` to the parent,
     ``Ctrl+↓``/``Alt+↓`` and ``Ctrl+↑`` to the next and previous branch beside the current one,
     ``Alt+N``/``Alt+P`` to the next and previous labelled entry; text can be pasted into the
-    search; a click selects a row and a double click chooses it.
+    search; a click selects a row and a double click chooses it. As pi 1.6: ``Ctrl+X`` copies
+    the highlighted entry's full text (:class:`SessionTree.Copied`).
     """
 
     ALLOW_SELECT = False
@@ -133,6 +136,20 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
 
         session_tree: SessionTree
         entry_id: Any
+        at_leaf: bool = False
+        """Choosing it leaves the conversation where it is (:meth:`TreeModel.at_leaf`)."""
+
+        @property
+        def control(self) -> SessionTree:
+            return self.session_tree
+
+    @dataclass(eq=False)
+    class Copied(Message):
+        """Ctrl+X: the highlighted entry's text went to the clipboard (``text``), or it has none
+        (None); the screen says which."""
+
+        session_tree: SessionTree
+        text: str | None
 
         @property
         def control(self) -> SessionTree:
@@ -566,7 +583,36 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
                 # The screen answers with a dialog, or a word in its status line: keys typed
                 # after Enter wait for it (the screen releases them).
                 self.hold_keys()
-            self.post_message(self.Selected(self, model.selected_id))
+            self.post_message(self.Selected(self, model.selected_id, model.at_leaf()))
+
+    @property
+    def at_leaf(self) -> bool:
+        """Whether choosing the highlighted row leaves the conversation where it is."""
+        return self._model is not None and self._model.at_leaf()
+
+    def action_copy(self) -> None:
+        """pi's Ctrl+X: the highlighted entry's full text to the clipboard. A body that is only
+        on disk is read in a thread; the entry is the one highlighted when the key was pressed."""
+        model = self._model
+        entry = model.selected_entry if model is not None else None
+        if entry is None:
+            self.post_message(self.Copied(self, None))
+            return
+        if entry._data is not None:
+            self._copied(copy_text_of(entry))
+            return
+
+        def work() -> None:
+            text = copy_text_of(entry)
+            with contextlib.suppress(RuntimeError):  # the app is closing
+                self.app.call_from_thread(self._copied, text)
+
+        self.run_worker(work, thread=True, group="tree-copy", exit_on_error=False)
+
+    def _copied(self, text: str | None) -> None:
+        if text is not None:
+            self.app.copy_to_clipboard(text)
+        self.post_message(self.Copied(self, text))
 
     def action_clear_query(self) -> None:
         if self._searching:

@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 from rich.console import RenderableType
 from rich.segment import Segment
 
-from pitui.store.conversation import AssistantMessage, Item, ThinkingPart
+from pitui.store.conversation import AssistantMessage, ThinkingPart
+from pitui.store.pane import PaneItem
 
 __all__ = [
     "CACHE_BLOCKS",
@@ -20,7 +21,9 @@ __all__ = [
     "FOLD_LINES",
     "GUTTER",
     "INDENT",
+    "ORIGINAL",
     "OUTPUT",
+    "PROMPT",
     "REPLACED",
     "TEXT_LINES",
     "Anchor",
@@ -40,6 +43,8 @@ CACHE_BLOCKS = 300  # blocks whose rendered rows are kept
 # Fold keys of a block's foldable parts: a part's index in its item, or one of these.
 OUTPUT = -1  # a tool result's or bash execution's output
 REPLACED = -2  # a compaction's replaced entries
+ORIGINAL = -3  # the message a context edit replaced
+PROMPT = -4  # a system prompt's whole text
 
 # An anchor: a block, a row in it, and the screen row where that row is to be; or the end.
 Anchor = tuple[int, int, int] | str
@@ -66,7 +71,7 @@ class Hotspot:
 
 @dataclass(eq=False, slots=True)
 class Block:
-    item: Item
+    item: PaneItem
     key: tuple[Any, int, int]  # entry id, its n-th message, depth: what its folds are remembered by
     folds: dict[int, bool]  # fold key -> open; a key not here is at its default
     depth: int = 0

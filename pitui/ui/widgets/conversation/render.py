@@ -17,6 +17,7 @@ from rich.console import Console, RenderableType
 from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.style import Style
+from rich.styled import Styled
 from rich.text import Text
 
 from pitui.safe_text import safe_line, safe_lines
@@ -36,12 +37,15 @@ from pitui.store.conversation import (
     UserMessage,
     compact_json,
 )
-from pitui.ui.format import arguments_text, format_size, format_usage
+from pitui.store.pane import Marked, SystemBlock
+from pitui.ui.format import arguments_text, format_size, format_usage, plural
 from pitui.ui.widgets.conversation.blocks import (
     FOLD_LINES,
     GUTTER,
     INDENT,
+    ORIGINAL,
     OUTPUT,
+    PROMPT,
     REPLACED,
     TEXT_LINES,
     Block,
@@ -100,7 +104,11 @@ def render_rows(look: Look, block: Block, view_width: int, console: Console, bas
 def pieces(look: Look, block: Block, width: int) -> Iterable[Piece]:
     item = block.item
     style = look.style
-    if isinstance(item, UserMessage):
+    if isinstance(item, Marked):
+        yield from _marked(look, block, item, width)
+    elif isinstance(item, SystemBlock):
+        yield from _system(look, block, item)
+    elif isinstance(item, UserMessage):
         yield _title(look, "User", "conversation--user")
         yield from _content(look, block, item.parts, width, fold=False)
     elif isinstance(item, AssistantMessage):
@@ -124,6 +132,54 @@ def pieces(look: Look, block: Block, width: int) -> Iterable[Piece]:
     elif isinstance(item, OtherMessage):
         yield _title(look, safe_line(item.role), "conversation--custom")
         yield from _content(look, block, item.parts, width, fold=True)
+
+
+_DIM = Style(dim=True)
+
+
+def _marked(look: Look, block: Block, item: Marked, width: int) -> Iterable[Piece]:
+    """A message the model no longer sees as it is: the mark, then the message (dimmed when
+    omitted); a replacement has the original one key away."""
+    mark = "⊘ " if item.omitted else "✎ "
+    yield Piece(Text(mark + safe_line(item.note), look.style("conversation--meta") + Style(italic=True)))
+    inner = Block(item.item, block.key, block.folds, block.depth)
+    for piece in pieces(look, inner, width):
+        yield Piece(Styled(piece.renderable, _DIM), piece.key, piece.header) if item.omitted else piece
+    if item.original is not None:
+        fold = look.style("conversation--fold")
+        if not look.opened(block, ORIGINAL):
+            yield Piece(Text("▸ the original message", fold), ORIGINAL, True)
+            return
+        yield Piece(Text("▾ the original message", fold), ORIGINAL, True)
+        original = Block(item.original, block.key, {}, block.depth)
+        for piece in pieces(look, original, width):
+            yield Piece(Styled(piece.renderable, _DIM))
+
+
+def _system(look: Look, block: Block, item: SystemBlock) -> Iterable[Piece]:
+    """A system prompt folded to its sections, tools and size, or one line of changes."""
+    meta = look.style("conversation--meta")
+    if not item.whole:
+        title = Text("⚙ System prompt changed ", look.style("conversation--custom"))
+        title.append(safe_line("  ".join(item.changes)) or "(no change)", meta)
+        yield Piece(title)
+    else:
+        name = "⚙ System prompt" + (" · compaction checkpoint" if item.checkpoint else "")
+        note = f" · {plural(len(item.sections), 'section', 'sections')} · {plural(len(item.tools), 'tool', 'tools')}"
+        yield _title(look, name, "conversation--custom", f"{note} · {item.size:,} characters")
+        if item.sections:
+            yield Piece(Text(safe_line("sections: " + ", ".join(item.sections)), meta))
+        if item.tools:
+            yield Piece(Text(safe_line("tools: " + ", ".join(item.tools)), meta))
+        if item.text:
+            fold = look.style("conversation--fold")
+            if look.opened(block, PROMPT):
+                yield Piece(Text("▾ the whole prompt", fold), PROMPT, True)
+                yield Piece(Text(safe_lines(item.text), look.style("conversation--output")), PROMPT, False)
+            else:
+                yield Piece(Text(f"▸ the whole prompt · {_lines(line_count(item.text))}", fold), PROMPT, True)
+    if item.problem:
+        yield Piece(Text(safe_line(f"pi cannot replay it: {item.problem}"), look.style("conversation--error")))
 
 
 def _title(look: Look, title: str, style: str, note: str = "") -> Piece:
@@ -326,6 +382,12 @@ def estimate_height(block: Block, width: int, show_thinking: bool) -> int:
         return rows(text)
 
     item = block.item
+    if isinstance(item, Marked):
+        inner = estimate_height(Block(item.item, block.key, block.folds, block.depth), width + GUTTER, show_thinking)
+        return inner + 1 + (item.original is not None)
+    if isinstance(item, SystemBlock):
+        whole = rows(item.text) if part_open(block, PROMPT, show_thinking) else 0
+        return 2 + (3 + whole if item.whole else 0)
     height = 2  # a title and the space after
     if isinstance(item, AssistantMessage):
         for index, part in enumerate(item.parts):
