@@ -49,7 +49,7 @@ def test_omitting_a_tool_call_omits_its_results_as_pi_does(tmp_path: Path) -> No
     assert lines[0]["parentId"] == "e0000006" and lines[1]["parentId"] == lines[0]["id"], "each on the leaf"
     source = Session.load(str(FIXTURES / "linear.jsonl"))
     saved = sum(estimate_tokens(m) for i in ("e0000004", "e0000005") for m in context_messages(source.by_id[i]))
-    assert done == f"Omitted assistant message e0000004 and its 1 tool result from the context (~{saved} tokens saved)"
+    assert done == f"Omitted assistant message e0000004 and its 1 tool result from the context, ~{saved} tokens saved"
     seen = model_sees(path)
     assert seen["e0000004"] == seen["e0000005"] == 0 and seen["e0000003"] == seen["e0000006"] == 1
 

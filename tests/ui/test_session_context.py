@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from helpers.apps import SIZE, opened, static_text, view_app
-from helpers.pilot import until
+from helpers.pilot import screen_text, until
 from textual.pilot import Pilot
 
 from pitui.ui.screens.session import SessionScreen
@@ -58,6 +58,8 @@ async def test_ctrl_e_omits_and_ctrl_z_puts_it_back(tmp_path: Path, oracle: Any,
         edit = lines(path)[-1]
         assert (edit["type"], edit["targetId"], edit["replacement"]) == ("context_edit", "e0000005", None)
         assert pilot.app.screen.query_one(SessionTree).selected_id == "e0000005", "the cursor stays on it"
+        # The pane shows the conversation the model now gets, the omitted result marked at its top.
+        await until(pilot, lambda: f"omitted from context by {edit['id']}" in screen_text(pilot.app))
         assert seen_by_pi(oracle, path)["e0000005"] == 0
         assert "error" not in oracle_073.open(path)
         await pilot.press("ctrl+z")

@@ -51,7 +51,7 @@ class EditPlan:
 
     def describe(self) -> str:
         """What it does, for the status line and the command line: ``Omitted tool result
-        96d49450 from the context (~412 tokens saved)``."""
+        96d49450 from the context, ~412 tokens saved``."""
         verb = {"omit": "Omitted", "restore": "Restored", "replace": "Replaced"}[self.op]
         what = f"{verb} {kind(self.target)} {short(self.target.id)}"
         others = len(self.edits) - 1
@@ -60,9 +60,9 @@ class EditPlan:
             what += f" and its {results}" if self.op != "replace" else f" (and omitted its {results})"
         what += {"omit": " from the context", "restore": " in the context", "replace": " with a note"}[self.op]
         if self.saved > 0:
-            what += f" (~{format_tokens(self.saved)} tokens saved)"
+            what += f", ~{format_tokens(self.saved)} tokens saved"
         elif self.saved < 0:
-            what += f" (~{format_tokens(-self.saved)} tokens more)"
+            what += f", ~{format_tokens(-self.saved)} tokens more"
         return what
 
 

@@ -319,13 +319,14 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
             self._path_running = True
             self._make_path(session, self._shown_id, self._items)
 
-    def _show_items(self, path: PathShown) -> None:
+    def _show_items(self, path: PathShown, anchor: Any = None) -> None:
         """The pane shows ``path``: everything on it, or what the model sees (``model_view``);
-        its border says which, how many messages, and the context size at the entry."""
+        its border says which, how many messages, and the context size at the entry. With
+        ``anchor``, that entry's first message is at the top, else the end."""
         self._path = path
         view = self.query_one(ConversationView)
         items = model_sees(path.items) if self.model_view else path.items
-        view.show(items)
+        view.show(items, anchor_entry_id=anchor)
         which = "As the model sees it" if self.model_view else "Everything on the path"
         messages = sum(1 for item in items if item.entry_id is not None)
         if path.messages < 0:

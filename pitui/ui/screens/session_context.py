@@ -11,6 +11,7 @@ typed meanwhile wait and then act in order.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -26,6 +27,7 @@ from pitui.store.write.actions import ActionError, entry_by_id
 from pitui.store.write.editing import Written
 from pitui.store.write.surgery import describe
 from pitui.ui.screens.dialogs import SummaryEditor
+from pitui.ui.screens.session_live import PathShown, path_items
 from pitui.ui.widgets.fields import OrderedTextArea
 from pitui.ui.widgets.session_tree import SessionTree
 
@@ -124,15 +126,31 @@ class ContextSession(_Base):
         await self._write(lambda: editor.context_edit(entry_id, "replace", text), self._show_context_written).wait()
 
     def _show_context_written(self, written: Written) -> None:
-        """A context edit shown at once: the tree's rows, then the conversation pane made again
-        (what the model sees changed), and the status line."""
-        self._items = OrderedDict()  # the pane's items: the edited entries' are stale
+        """A context edit shown at once: the tree's rows, the status line, and the pane with
+        the conversation as the model now sees it (the path to the leaf, where the edit is),
+        the edited entry at its top. The cursor stays on the entry: moving it shows its path
+        again."""
         self._show_written(written)
-        self._shown_id = object()
-        self._show_path(self.query_one(SessionTree).selected_id)
+        session = self.session
+        if session is None or written.show_id is None:
+            return
+        self._shown_id = written.show_id  # the pane shows the edit's effect for it
+        self._edited_path(session, session.leaf_id, written.show_id)
+
+    @work(thread=True, group="session-path", exit_on_error=False)
+    def _edited_path(self, session: Any, leaf: Any, anchor: Any) -> None:
+        try:
+            path = path_items(session, leaf, OrderedDict())  # a cache of its own: one thread each
+        except FileChangedError:
+            return  # rewritten under the view: the watcher reads it again
+        with contextlib.suppress(RuntimeError):  # the app is shutting down
+            self.app.call_from_thread(self._edited_path_made, session, anchor, path)
+
+    def _edited_path_made(self, session: Any, anchor: Any, path: PathShown) -> None:
+        if session is self.session and self._shown_id == anchor:  # the cursor has not moved on
+            self._show_items(path, anchor)
 
     if TYPE_CHECKING:
-        _items: OrderedDict[Any, Any]
         _shown_id: Any
 
-        def _show_path(self, entry_id: Any) -> None: ...
+        def _show_items(self, path: PathShown, anchor: Any = None) -> None: ...
