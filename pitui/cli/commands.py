@@ -263,6 +263,33 @@ def cmd_write(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_context(args: argparse.Namespace) -> int:
+    """``pitui context omit|restore|replace SESSION ENTRY``: the context_edit entries written
+    on standard output, one id a line; what they do on standard error."""
+    note: str | None = args.note
+    if args.operation == "replace":
+        if (note is None) == (args.from_file is None):
+            raise CliError("replace needs the note: --note TEXT or --from-file FILE")
+        if args.from_file is not None:
+            try:
+                note = sys.stdin.read() if args.from_file == "-" else _read_text(args.from_file)
+            except OSError as error:
+                raise CliError(f"{args.from_file}: {error.strerror or error}") from None
+    elif note is not None or args.from_file is not None:
+        raise CliError(f"{args.operation} takes no note (--note and --from-file are for replace)")
+    path = resolve_session(args.session, args.cwd, args.session_dir)
+    done, ids = _write_action(_actions().context_edit, path, args.operation, args.entry, note)
+    for entry_id in ids:
+        print(entry_id)
+    print(safe(f"{done}: wrote {len(ids)} context_edit {'entry' if len(ids) == 1 else 'entries'}"), file=sys.stderr)
+    return 0
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 # ---------------------------------------------------------------------- export
 
 
@@ -303,5 +330,6 @@ RUN: dict[str, Callable[[argparse.Namespace], int]] = {
     "ls": cmd_ls,
     "search": cmd_search,
     **dict.fromkeys(WRITES, cmd_write),
+    "context": cmd_context,
     "export": cmd_export,
 }

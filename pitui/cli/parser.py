@@ -73,6 +73,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pitui branch 019cf5ce f24d81fc --summary 'Tried time.time(); reverted it'",
         "pitui branch 019cf5ce 61404ca3          a user message: the leaf moves to its parent",
     ),
+    "context": (
+        "pitui context omit 019cf5ce f24d81fc      the model no longer sees the entry (nor its tool results)",
+        "pitui context restore 019cf5ce f24d81fc   it sees it as written again",
+        "pitui context replace 019cf5ce f24d81fc --note '[omitted: read src/x.py, 412 lines]'",
+        "pitui context replace 019cf5ce f24d81fc --from-file note.md",
+    ),
     "fork": (
         "pitui fork 019cf5ce f24d81fc",
         'pi --session "$(pitui fork 019cf5ce f24d81fc)"',
@@ -159,6 +165,16 @@ COMMANDS: dict[str, Command] = {
             _SESSION,
             _ENTRY,
             _arg("--summary", metavar="TEXT", help="a summary of the branch being left"),
+        ),
+    ),
+    "context": Command(
+        "omit an entry from the model's context, restore it, or replace it with a note",
+        (
+            _arg("operation", choices=["omit", "restore", "replace"], help="omit, restore or replace"),
+            _SESSION,
+            _ENTRY,
+            _arg("--note", metavar="TEXT", help="replace: the note the model sees instead"),
+            _arg("--from-file", metavar="FILE", help="replace: the note, read from FILE (- : standard input)"),
         ),
     ),
     "fork": Command(

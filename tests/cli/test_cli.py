@@ -106,6 +106,11 @@ def test_inspect_reports_skipped_lines_on_stderr(tmp_path: Path):
         (["inspect", "{foreign}"], "not a pi session header"),
         (["rename", "{empty}", "x"], "empty file"),
         (["inspect", "no-such-prefix"], "no session found matching 'no-such-prefix'"),
+        (["context", "omit", "{file}", "zzzz"], "no entry 'zzzz'"),
+        (["context", "replace", "{file}", "a0000001"], "replace needs the note: --note TEXT or --from-file FILE"),
+        (["context", "omit", "{file}", "a0000001", "--note", "x"], "omit takes no note"),
+        (["context", "restore", "{file}", "a0000001"], "is in the context as written: nothing to restore"),
+        (["context", "replace", "{file}", "a0000001", "--from-file", "/nonexistent/note"], "No such file"),
     ],
 )
 def test_errors_are_one_line_nonzero_and_write_nothing(tmp_path: Path, agent, args, message):
@@ -266,3 +271,25 @@ def test_a_custom_session_folder_lists_this_project_and_with_all_everything_in_i
     assert [s["firstMessage"] for s in json.loads(here.stdout)] == ["mine"]
     everything = pitui("ls", "--all", "--json", env={**env, "PI_CODING_AGENT_SESSION_DIR": str(folder)})
     assert sorted(s["firstMessage"] for s in json.loads(everything.stdout)) == ["mine", "other"]
+
+
+def test_context_omit_replace_restore_print_what_they_wrote(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes((FIXTURES / "linear.jsonl").read_bytes())
+    omit = pitui("context", "omit", str(path), "e0000004")  # an assistant calling bash: its result goes too
+    assert omit.returncode == 0
+    assert omit.stderr.startswith("Omitted assistant message e0000004 and its 1 tool result from the context")
+    edits = [orjson.loads(line) for line in path.read_bytes().splitlines()[-2:]]
+    assert omit.stdout.split() == [e["id"] for e in edits]
+    assert [(e["targetId"], e["replacement"]) for e in edits] == [("e0000004", None), ("e0000005", None)]
+    note = tmp_path / "note.md"
+    note.write_text("[omitted: the question]\n", encoding="utf-8")
+    replace = pitui("context", "replace", str(path), "e0000003", "--from-file", str(note))
+    assert replace.returncode == 0 and "Replaced user message e0000003 with a note" in replace.stderr
+    assert orjson.loads(path.read_bytes().splitlines()[-1])["replacement"] == {"content": "[omitted: the question]"}
+    restore = pitui("context", "restore", str(path), "e000000")  # a prefix of one id only is refused
+    assert restore.returncode == 1 and "ambiguous" in restore.stderr
+    restore = pitui("context", "restore", str(path), "e0000004")
+    assert restore.returncode == 0 and len(restore.stdout.split()) == 2
+    context = Session.load(str(path)).context().messages
+    assert context[1:] == Session.load(str(FIXTURES / "linear.jsonl")).context().messages[1:]

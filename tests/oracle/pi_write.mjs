@@ -7,6 +7,10 @@
 //                                                 branchWithSummary(ENTRY, SUMMARY): the line appended
 //   node pi_write.mjs label FILE ENTRY [LABEL]    appendLabelChange(ENTRY, LABEL): the line appended
 //   node pi_write.mjs name FILE NAME              appendSessionInfo(NAME): the line appended
+//   node pi_write.mjs context-edit FILE ENTRY R [T=R2 ...]
+//                                                 appendContextEdit(ENTRY, R) (R as JSON: null or
+//                                                 {"content": ...}), then appendContextEdit(T, R2)
+//                                                 for each further "T=R2": the lines appended
 //
 // Prints {"piVersion", "lines": [line, ...]} (each line the text pi wrote, without its newline);
 // when pi throws, {"piVersion", "error": {"name", "message"}} and exit 3. ENTRY "root" is null
@@ -41,6 +45,14 @@ try {
     if (op === "branch-summary") manager.branchWithSummary(target, rest[0]);
     else if (op === "label") manager.appendLabelChange(target, rest[0]);
     else if (op === "name") manager.appendSessionInfo(entry);
+    else if (op === "context-edit") {
+      // Several edits, each "TARGET=JSON" after the first (whose target is ENTRY).
+      manager.appendContextEdit(target, JSON.parse(rest[0]));
+      for (const more of rest.slice(1)) {
+        const at = more.indexOf("=");
+        manager.appendContextEdit(more.slice(0, at), JSON.parse(more.slice(at + 1)));
+      }
+    }
     else throw new Error(`unknown operation ${op}`);
     written = readFileSync(copy).subarray(before.length);
   }

@@ -247,6 +247,19 @@ def copy_to_new_session(manager: SessionManager, end: Any) -> str:
     return new_file
 
 
+def context_edit(path: str, op: str, entry_ref: str, note: str | None = None) -> tuple[str, list[str]]:
+    """Omit, restore or replace (with ``note``) an entry's part of the model's context
+    (:mod:`pitui.store.write.surgery`): what was done, and the ``context_edit`` entries written."""
+    from pitui.store.write import surgery
+
+    def attempt() -> tuple[str, list[str]]:
+        manager = _open(path)
+        plan = surgery.plan(manager.session, resolve_entry(manager.session, entry_ref), op, note)
+        return plan.describe(), surgery.write_plan(manager, plan)
+
+    return _retrying(attempt)
+
+
 def fork(path: str, entry_ref: str) -> str:
     """A new session with the path root..entry (pi's ``/fork``); returns its file."""
     manager = _open(path)

@@ -1,12 +1,14 @@
-"""The writes of an open session view, with undo: label, rename, branch, fork and clone.
+"""The writes of an open session view, with undo: label, rename, branch, context edits, fork
+and clone.
 
 :class:`SessionEditor` writes through the :class:`~pitui.store.reader.Session` the view
 already holds, so a write on a 100,000-entry file is one appended line, not a new read of the
 file. Before each write it reads what pi appended meanwhile, so the new entry hangs off the
 leaf pi left; the write itself is refused if the file changed after that read.
 
-Undo appends the entry that restores the state before an action (the previous label, name
-or leaf): the file only ever grows, and pi reads the restored state back.
+Undo appends the entry that restores the state before an action (the previous label, name,
+leaf, or each edited entry's part of the context): the file only ever grows, and pi reads the
+restored state back.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, NamedTuple, TypeVar
 from pitui.store.js import js_trim
 from pitui.store.model import FileChangedError
 from pitui.store.reader import Session
+from pitui.store.write import surgery
 from pitui.store.write.actions import (
     ActionError,
     BranchPlan,
@@ -33,6 +36,7 @@ from pitui.store.write.actions import (
     plan_branch,
 )
 from pitui.store.write.manager import SessionManager, clean_name
+from pitui.store.write.surgery import EditPlan
 
 __all__ = ["Forked", "SessionEditor", "Written"]
 
@@ -63,10 +67,10 @@ class Forked:
 
 @dataclass(frozen=True, slots=True)
 class _Undo:
-    kind: str  # "label", "name" or "leaf"
+    kind: str  # "label", "name", "leaf" or "context"
     written_id: str  # the entry the action appended
-    before: Any  # the label, name or leaf before the action
-    after: Any  # the label or name the action set
+    before: Any  # the label, name or leaf before the action (a context edit: its EditPlan)
+    after: Any  # the label or name the action set (a context edit: the edits' ids)
     target: Any = None  # the labelled entry
     description: str = ""
 
@@ -171,6 +175,19 @@ class SessionEditor:
         what = f"Named “{session.name}”" if session.name else "Name cleared"
         return Written(written, f"{what}: wrote session_info entry {written}", None)
 
+    def context_plan(self, entry_id: Any, op: str, note: str | None = None) -> EditPlan:
+        """What :meth:`context_edit` would write, without writing (ActionError: nothing)."""
+        return surgery.plan(self.session, entry_by_id(self.session, entry_id), op, note)
+
+    @_fresh
+    def context_edit(self, entry_id: Any, op: str, note: str | None = None) -> Written:
+        """Omit, restore, replace (with ``note``) or toggle (omit, or restore an edited entry)
+        an entry's part of the model's context (:mod:`pitui.store.write.surgery`)."""
+        plan = self.context_plan(entry_id, op, note)
+        written = surgery.write_plan(self._manager(), plan)
+        self._remember(_Undo("context", written[-1], plan, written, plan.target.id, plan.op))
+        return Written(written[-1], f"{plan.describe()}: wrote {_edits(written)}", plan.target.id)
+
     def copy_plan(self, entry_id: Any = None) -> CopyPlan:
         """What :meth:`fork` (``entry_id``) or :meth:`clone` (None) would write, without writing:
         the last entry copied and how many entries the new file gets."""
@@ -207,7 +224,7 @@ class SessionEditor:
 
     @_fresh
     def undo(self) -> Written:
-        """Undo the last label, rename or branch by appending the entry that restores it.
+        """Undo the last label, rename, branch or context edit by appending the entry that restores it.
 
         Refused (:class:`ActionError`, nothing written) when the state it would restore was
         changed since by someone else: a label or name set again, or, for a branch, anything
@@ -228,6 +245,14 @@ class SessionEditor:
                 else f"the label on {_short(last.target)} is gone again"
             )
             show = last.target
+        elif last.kind == "context":
+            plan = surgery.plan_undo(session, last.before, last.after)
+            ids = surgery.write_plan(manager, plan)
+            written = ids[-1]
+            what = f"{_short(last.target)} is in the context as before (wrote {_edits(ids)})"
+            self._undo.pop()
+            self._last_written = written
+            return Written(written, f"Undid the {last.description}: {what}", last.target)
         elif last.kind == "name":
             if session.name != last.after:
                 raise ActionError("The session was renamed since: nothing undone")
@@ -254,6 +279,10 @@ class SessionEditor:
     def _remember(self, undo: _Undo) -> None:
         self._undo.append(undo)
         self._last_written = undo.written_id
+
+
+def _edits(ids: list[str]) -> str:
+    return ids[0] if len(ids) == 1 else f"{len(ids)} context_edit entries, the last {ids[-1]}"
 
 
 def _short(entry_id: Any) -> str:

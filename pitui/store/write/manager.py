@@ -37,6 +37,14 @@ ProgressCallback = Callable[[int, int], None]
 _SESSION_ID = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # newer pi's rule; it names the file
 
 
+# The message roles pi 1.6's appendContextEdit edits (and custom_message entries).
+_EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult"})
+
+
+class ContextEditError(ValueError):
+    """A context edit pi's ``appendContextEdit`` refuses; nothing was written."""
+
+
 class EntryNotFoundError(KeyError):
     def __str__(self) -> str:
         return f"Entry {self.args[0]} not found"
@@ -360,6 +368,30 @@ class SessionManager:
         if target_id not in self._session.by_id:
             raise EntryNotFoundError(target_id)
         return self._write_entry(self._new_entry("label", targetId=target_id, label=_given(label)))
+
+    def append_context_edit(self, target_id: str, replacement: dict[str, Any] | None) -> str:
+        """Omit (``None``) or replace (``{"content": str | list}``) an earlier entry's part of
+        the model's context, as pi 1.6's ``appendContextEdit``: the target must be on the
+        active branch and a user, assistant or tool result message or a custom message; a
+        string for an assistant or tool result is stored as one text block. Refused with
+        :class:`ContextEditError` (nothing written) otherwise, with pi's message."""
+        if replacement is not None and not (
+            type(replacement) is dict and type(replacement.get("content", MISSING)) in (str, builtins.list)
+        ):
+            raise ContextEditError("Context edit replacement must be null or contain string/array content")
+        session = self._session
+        target = session.entry(target_id)
+        if target is None:
+            raise EntryNotFoundError(target_id)
+        if not any(e.id == target_id for e in session.path_to()):
+            raise ContextEditError(f"Entry {target_id} is not on the active branch")
+        if not (target.type == "custom_message" or (target.type == "message" and target.role in _EDITABLE_ROLES)):
+            raise ContextEditError(f"Entry {target_id} does not contribute editable model content")
+        if replacement is not None and target.type == "message" and target.role != "user":
+            content = replacement["content"]
+            if type(content) is str:
+                replacement = {"content": [{"type": "text", "text": content}]}
+        return self._write_entry(self._new_entry("context_edit", targetId=target_id, replacement=replacement))
 
     # ------------------------------------------------------------------ tree
 

@@ -44,6 +44,7 @@ from pitui.ui.commands import PaletteCommand, ScreenCommands, session_commands
 from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, plural, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
+from pitui.ui.screens.session_context import ContextSession
 from pitui.ui.screens.session_live import FollowsFile, PathShown, path_items
 from pitui.ui.screens.session_writes import WritesSession
 from pitui.ui.widgets.conversation.view import ConversationView
@@ -56,7 +57,7 @@ __all__ = ["SessionScreen"]
 PATH_DELAY = 0.04
 
 
-class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
+class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, PituiScreen):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
     ``entry_id`` is highlighted at start (else the leaf).
@@ -325,13 +326,14 @@ class SessionScreen(OrderedKeys, WritesSession, FollowsFile, PituiScreen):
             self._path_running = True
             self._make_path(session, self._shown_id, self._items)
 
-    def _show_items(self, path: PathShown) -> None:
+    def _show_items(self, path: PathShown, anchor: Any = None) -> None:
         """The pane shows ``path``: everything on it, or what the model sees (``model_view``);
-        its border says which, how many messages, and the context size at the entry."""
+        its border says which, how many messages, and the context size at the entry. With
+        ``anchor``, that entry's first message is at the top, else the end."""
         self._path = path
         view = self.query_one(ConversationView)
         items = model_sees(path.items) if self.model_view else path.items
-        view.show(items)
+        view.show(items, anchor_entry_id=anchor)
         which = "As the model sees it" if self.model_view else "Everything on the path"
         messages = sum(1 for item in items if item.entry_id is not None)
         if path.messages < 0:
