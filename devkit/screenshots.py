@@ -96,6 +96,21 @@ async def open_demo_session(pilot: Any) -> None:
         await pilot.pause(0.05)
 
 
+@shot("context")
+async def context(pilot: Any) -> None:
+    """The conversation pane at a tool result a context edit replaced: the note the model sees,
+    the original one key away."""
+    from pitui.ui.screens.session import SessionScreen
+
+    await press(pilot, "enter")
+    for _ in range(100):
+        screen = pilot.app.screen
+        if isinstance(screen, SessionScreen) and screen.stats is not None:
+            break
+        await pilot.pause(0.05)
+    await press(pilot, "tab", *["up"] * 8)
+
+
 @shot("branch")
 async def branch(pilot: Any) -> None:
     """Enter on an earlier entry: pi's question, whether to summarise the branch being left."""

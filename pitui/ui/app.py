@@ -113,6 +113,7 @@ class PituiApp(App[AppResult | None]):
         from pitui.ui.screens.missing_cwd import MissingCwdDialog
         from pitui.ui.screens.picker import PickerScreen
         from pitui.ui.screens.session import SessionScreen
+        from pitui.ui.screens.session_context import NoteEditor
         from pitui.ui.widgets.conversation.view import ConversationView
         from pitui.ui.widgets.session_tree import SessionTree
 
@@ -126,6 +127,7 @@ class PituiApp(App[AppResult | None]):
                 HelpScreen,
                 *DIALOGS,
                 MissingCwdDialog,
+                NoteEditor,
             ]
         )
 

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from helpers.conformance import FIXTURES, run_pitui
+from helpers.pi_writes import normalised, pi_write, pitui_view
 
 from pitui.store.canonical import message_digest
 from pitui.store.context import context_messages
 from pitui.store.jsonl import dumps
 from pitui.store.reader import Session
-from tests.conformance.test_pi16_writes import normalised, pi_write, pitui_view
 
 if TYPE_CHECKING:
     from devkit.oracle import Oracle

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -75,3 +76,16 @@ async def type_text(pilot: Pilot[Any], text: str) -> None:
     """Type ``text`` a key at a time, then :func:`settle`."""
     await pilot.press(*[KEY_NAMES.get(c, c) for c in text])
     await settle(pilot)
+
+
+# What a terminal sends for the keys that are characters too.
+CHARACTERS = {"enter": "\r", "tab": "\t", "escape": "\x1b", "backspace": "\x7f", "space": " "}
+
+
+def feed(pilot: Pilot[Any], *keys: str) -> None:
+    """Post ``keys`` (key names, or characters) to the app all at once, as the driver posts the
+    keys of one read."""
+    for key in keys:
+        key = "space" if key == " " else key
+        character = key if len(key) == 1 else CHARACTERS.get(key)
+        pilot.app.post_message(events.Key(key, character))

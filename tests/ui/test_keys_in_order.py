@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from helpers.apps import listing, opened, picker_app, selected_title, view_app
-from helpers.pilot import settle, until
+from helpers.pilot import feed, settle, until
 from helpers.sessions import CWD, KIT_NOW, family, kit_folder, session, worked_session
-from textual import events
 from textual.pilot import Pilot
 
 from pitui.store.reader import Session
@@ -20,17 +19,6 @@ from pitui.ui.screens.dialogs import BranchDialog, ConfirmDialog, LabelDialog, S
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.fields import OrderedTextArea
 from pitui.ui.widgets.session_tree import SessionTree
-
-CHARACTERS = {"enter": "\r", "tab": "\t", "escape": "\x1b", "backspace": "\x7f", "space": " "}
-
-
-def feed(pilot: Pilot[Any], *keys: str) -> None:
-    """Post ``keys`` (key names, or characters) to the app all at once, as the driver posts the
-    keys of one read."""
-    for key in keys:
-        key = "space" if key == " " else key
-        character = key if len(key) == 1 else CHARACTERS.get(key)
-        pilot.app.post_message(events.Key(key, character))
 
 
 def view_of(pilot: Pilot[Any]) -> SessionScreen:

@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 from helpers.apps import SIZE, opened, static_text, view_app
-from helpers.pilot import screen_text, until
+from helpers.pilot import feed, screen_text, until
 from textual.pilot import Pilot
 
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.screens.session_context import NoteEditor
 from pitui.ui.widgets.session_tree import SessionTree
-from tests.ui.test_keys_in_order import feed
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
