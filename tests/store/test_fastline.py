@@ -10,6 +10,7 @@ double, lone surrogate escapes and invalid UTF-8; then some are cut or have a by
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -28,8 +29,8 @@ from pitui.store.jsonl import BadLine, parse_fast  # noqa: E402
 from pitui.store.model import Entry  # noqa: E402
 from pitui.store.reader import Session  # noqa: E402
 
-FIELDS = ("type", "id", "parent_id", "timestamp", "role", "provider_model", "textless", "usage_figures", "line")
-FIELDS += ("offset", "length")
+# Every field an entry keeps (a field added to Entry is compared without a change here).
+FIELDS = tuple(name for name in Entry.__slots__ if not name.startswith("_"))
 
 
 def fields(entry: Entry) -> str:
@@ -167,8 +168,6 @@ def write(value: Any, draw: Any) -> bytes:
 
 def write_key(text: str, draw: Any) -> bytes:
     """A string, sometimes with a letter written as a ``\\u`` escape."""
-    import json
-
     written = json.dumps(text, ensure_ascii=draw(st.booleans())).encode("utf-8", errors="surrogatepass")
     if text and text.isascii() and text.isalpha() and draw(st.integers(0, 29)) == 0:
         at = draw(st.integers(0, len(text) - 1))
