@@ -35,7 +35,7 @@ from pathlib import Path
 
 from devkit.bench import generate
 from devkit.bench.picker_layout import Layout, warm_page_cache
-from devkit.bench.picker_search import search_child
+from devkit.bench.picker_search import INDEX_MODES, search_child
 from devkit.bench.tmux import PaneGone, Tmux, tree_cpu
 from devkit.env import REPO, Pi, pi16, tool_versions
 
@@ -283,7 +283,9 @@ class PickerBench:
 # ------------------------------------------------------------------------------------ search keystroke
 
 
-def search_bench(layout: Layout, work: Path, keystrokes: int, query: str, size: tuple[int, int]) -> dict:
+def search_bench(
+    layout: Layout, work: Path, keystrokes: int, query: str, size: tuple[int, int], index: str = "app"
+) -> dict:
     """Headless: pitui's picker over every session, the full-text index built, then single
     characters typed into the search box (``query``, a character at a time, again and again
     until ``keystrokes`` were timed). Runs in a child process, in the throwaway environment."""
@@ -307,6 +309,8 @@ def search_bench(layout: Layout, work: Path, keystrokes: int, query: str, size: 
         f"{size[0]}x{size[1]}",
         "--expect",
         str(layout.all_sessions),
+        "--search-index",
+        index,
     ]
     proc = subprocess.run(cmd, cwd=layout.cwd, env=env, capture_output=True, text=True, check=False)
     lines = proc.stdout.strip().splitlines()
@@ -337,6 +341,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keystrokes", type=int, default=30, help="search: keystrokes timed")
     ap.add_argument("--query", default=generate.SEARCH_QUERY, help="search: the text typed, a character at a time")
     ap.add_argument(
+        "--search-index",
+        choices=INDEX_MODES,
+        default="app",
+        help="search: the full-text index built by the app in the background (app), by the bench (bench), or none",
+    )
+    ap.add_argument(
         "--pitui-cmd",
         help="the pitui command, split as the shell does (default: the pitui next to "
         "this Python); e.g. a profiler in front of it",
@@ -347,7 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     width, height = (int(x) for x in args.size.lower().split("x"))
     if args.search_child:
-        return search_child(args.keystrokes, args.query, (width, height), args.expect, TARGETS["search_ms"])
+        return search_child(
+            args.keystrokes, args.query, (width, height), args.expect, TARGETS["search_ms"], args.search_index
+        )
     only = set(args.only.split(",")) if args.only else set(MEASUREMENTS)
     if unknown := only - set(MEASUREMENTS):
         ap.error(f"unknown measurement(s): {', '.join(sorted(unknown))}")
@@ -385,7 +397,9 @@ def main(argv: list[str] | None = None) -> int:
                 results["all"] = bench.all(args.runs)
         if "search" in only:
             log("search: keystrokes, headless")
-            results["search"] = search_bench(layout, work, args.keystrokes, args.query, (width, height))
+            results["search"] = search_bench(
+                layout, work, args.keystrokes, args.query, (width, height), args.search_index
+            )
     finally:
         if tmux is not None:
             tmux.close()

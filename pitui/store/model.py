@@ -84,10 +84,10 @@ class Entry:
                 self.role = role = message.get("role", MISSING)
                 if role == "assistant":
                     self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
-                    self.textless = _textless(message)
-                    self.usage_figures = _usage_figures(message, True)
+                    self.textless = textless_message(message)
+                    self.usage_figures = usage_figures(message, True)
                 elif role == "toolResult":
-                    self.usage_figures = _usage_figures(message, False)
+                    self.usage_figures = usage_figures(message, False)
         self._source = source
         self._data: dict[str, Any] | None = data if keep or source is None else None
 
@@ -130,7 +130,7 @@ def _plain_number(value: Any) -> bool:
     return type(value) is int or type(value) is float
 
 
-def _usage_figures(message: dict[str, Any], assistant: bool) -> tuple[Any, ...] | None:
+def usage_figures(message: dict[str, Any], assistant: bool) -> tuple[Any, ...] | None:
     """``(input, output, cacheRead, cacheWrite, cost.total, tool calls)`` of a message whose
     usage is made of plain numbers and whose content blocks are objects, ``()`` for a tool
     result with no usage (pi adds none), else None: anything odder is left to the totals' exact
@@ -158,7 +158,7 @@ def _usage_figures(message: dict[str, Any], assistant: bool) -> tuple[Any, ...] 
     return tuple(figures)
 
 
-def _textless(message: dict[str, Any]) -> bool:
+def textless_message(message: dict[str, Any]) -> bool:
     """pi's tree-selector rule: no text block with non-blank text, and a ``stopReason`` that is
     missing, ``stop`` or ``toolUse`` (an error, abort or length stop is worth showing)."""
     stop = message.get("stopReason")

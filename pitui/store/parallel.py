@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from pitui.store import tuning
+from pitui.store import fastline, tuning
 from pitui.store.js import MISSING, Opaque, strip_js_whitespace
 from pitui.store.jsonl import iter_lines
 from pitui.store.migrate import CURRENT_VERSION, version_number
@@ -143,23 +143,30 @@ def parse_chunk(data: bytes, start: int, end: int, first: int) -> list[tuple[Any
     records: list[tuple[Any, ...]] = []
     add = records.append
     loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    fast_entry = fastline.message_entry
     for number, offset, line in iter_lines(data, start, end, first):
         if line[:1] != b"{":  # not an object (or junk orjson would copy whole to refuse): the main process's
             add((number, offset, len(line)))
             continue
-        try:
-            value = loads(line)
-        except decode_error:
-            add((number, offset, len(line)))
-            continue
-        if type(value) is not dict:
-            add((number, offset, len(line)))
-            continue
-        kind = value.get("type")
-        if kind == "session":
-            add((number, offset, len(line)))
-            continue
-        entry = Entry(value, number, offset, len(line))
+        kind: Any = "message"
+        value: Any = None
+        entry = fast_entry(line, number, offset, None)
+        if entry is not None:
+            pass  # a message: its body is read again when shown
+        else:
+            try:
+                value = loads(line)
+            except decode_error:
+                add((number, offset, len(line)))
+                continue
+            if type(value) is not dict:
+                add((number, offset, len(line)))
+                continue
+            kind = value.get("type")
+            if kind == "session":
+                add((number, offset, len(line)))
+                continue
+            entry = Entry(value, number, offset, len(line))
         if type(entry.id) is Opaque or type(entry.parent_id) is Opaque:
             add((number, offset, len(line)))
             continue
@@ -179,7 +186,7 @@ def parse_chunk(data: bytes, start: int, end: int, first: int) -> list[tuple[Any
                 model,
                 entry.textless,
                 entry.usage_figures,
-                None if kind == "message" else value,
+                None if kind == "message" else value,  # a message's body is read again when shown
             )
         )
     return records

@@ -12,7 +12,7 @@ import stat
 from collections.abc import Iterable
 from typing import Any
 
-from pitui.store import parallel, tuning
+from pitui.store import fastline, parallel, tuning
 from pitui.store.context import ProjectedEntry, project, projected_messages, select_entries
 from pitui.store.js import MISSING, as_key, js_trim, js_truthy
 from pitui.store.jsonl import BadLine, iter_lines, parse_fast, split_lines
@@ -126,8 +126,16 @@ class Session:
         def consume(lines: Iterable[tuple[int, int, bytes]]) -> None:
             nonlocal header, keep, needs_migration, last_number, tentative
             problems, append = session.problems, entries.append
+            fast_entry = fastline.message_entry
             for number, offset, line in lines:
                 last_number = number
+                # A message line whose body is not kept: its tree fields alone, when the fast
+                # path can decide them exactly (it refuses anything else, read below).
+                if not keep and tentative is None and line[:1] == b"{":
+                    entry = fast_entry(line, number, offset, source)
+                    if entry is not None:
+                        append(entry)
+                        continue
                 try:
                     value = parse_fast(line)
                 except BadLine as error:

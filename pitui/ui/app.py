@@ -147,7 +147,8 @@ class PituiApp(App[AppResult | None]):
         if self._catalog is None:
             from pitui.store.catalog import Catalog
 
-            self._catalog = Catalog(self.agent_dir)
+            # The app lives long enough to fill the full-text index after its listings.
+            self._catalog = Catalog(self.agent_dir, index_in_background=True)
         return self._catalog
 
     @property

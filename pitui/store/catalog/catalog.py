@@ -62,7 +62,14 @@ class Catalog:
     ``workers``: processes used to scan many uncached files (None: decide from the work).
     """
 
-    def __init__(self, agent_dir: str | None = None, cache_dir: str | None = None, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        agent_dir: str | None = None,
+        cache_dir: str | None = None,
+        workers: int | None = None,
+        *,
+        index_in_background: bool = False,
+    ) -> None:
         self.agent_dir = agent_dir or default_agent_dir()
         self.cache_dir = cache_dir or cache_dir_default()
         self.workers = workers
@@ -70,6 +77,11 @@ class Catalog:
         self.stats = {"hits": 0, "resumed": 0, "scanned": 0}
         self._search = CatalogSearch()
         self._db = CatalogDB(self.cache_dir, on_reset=self._search.clear)
+        # The full-text index, filled after each listing by a thread of its own (a long-running
+        # program's choice: a one-shot command would leave it half done).
+        self.indexer: index.BackgroundIndex | None = (
+            index.BackgroundIndex(self._index_step) if index_in_background else None
+        )
 
     @property
     def db_path(self) -> str:
@@ -85,6 +97,8 @@ class Catalog:
         self._search.text_cache_chars = value
 
     def close(self) -> None:
+        if self.indexer is not None:
+            self.indexer.cancel()
         self._db.close()
 
     def __enter__(self) -> Catalog:
@@ -127,6 +141,7 @@ class Catalog:
         infos = self._list_paths(files, on_progress)
         if not any(problem.path == folder for problem in self.problems):
             self._forget_missing(folder, 1, files)
+        self._index_later()
         return infos
 
     def list_all(self, on_progress: ProgressFn | None = None) -> builtins.list[SessionInfo]:
@@ -150,6 +165,7 @@ class Catalog:
         infos = self._list_paths(files, on_progress)
         unreadable = {problem.path for problem in self.problems}
         self._forget_missing(root, 2, files, unreadable)
+        self._index_later()
         return infos
 
     # -- the cached rows alone ---------------------------------------------------------------
@@ -543,6 +559,15 @@ class Catalog:
     def pending_index(self) -> int:
         """How many cached sessions are not in the full-text index yet."""
         return self._retrying(lambda: index.pending_index(self._db.conn()))
+
+    def _index_later(self) -> None:
+        """After a listing: the sessions it added go into the full-text index, in the background."""
+        if self.indexer is not None:
+            self.indexer.start()
+
+    def _index_step(self) -> bool:
+        """One step of the background indexer: a transaction of at most ``STEP_BYTES`` of text."""
+        return self._retrying(lambda: index.build_index(self._db.conn(), 0.0, index.INDEX_BATCH, index.STEP_BYTES))
 
     def build_index(self, budget_s: float | None = None, batch: int = index.INDEX_BATCH) -> bool:
         """Add the sessions listed so far to the full-text index, a batch per transaction.

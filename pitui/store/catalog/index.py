@@ -10,7 +10,9 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
+import threading
 import time
+from collections.abc import Callable
 
 from pitui.store.catalog.db import texts
 from pitui.store.catalog.model import SessionInfo
@@ -18,6 +20,8 @@ from pitui.store.catalog.model import SessionInfo
 __all__ = [
     "INDEX_BATCH",
     "MAX_TRIGRAMS",
+    "STEP_BYTES",
+    "BackgroundIndex",
     "build_index",
     "fts_lower",
     "index_add",
@@ -28,6 +32,11 @@ __all__ = [
 
 # Sessions added to the index per transaction: another writer of the cache waits for one batch.
 INDEX_BATCH = 64
+# What the background indexer adds per transaction, at most: a search that comes meanwhile waits
+# for one such step (about 10-20 ms for 256 KB of text; a single bigger session is one step).
+STEP_BYTES = 256 << 10
+# The pause between its steps, so that a thread waiting for the catalog takes it first.
+STEP_PAUSE_S = 0.002
 # Trigrams looked up per phrase piece, at most (spread evenly, plus the last one), to bound the
 # size of the index query a long phrase makes.
 MAX_TRIGRAMS = 12
@@ -63,13 +72,26 @@ def pending_index(conn: sqlite3.Connection) -> int:
     return count
 
 
-def build_index(conn: sqlite3.Connection, deadline: float | None = None, batch: int = INDEX_BATCH) -> bool:
-    """Add the sessions not in the index yet, ``batch`` per transaction, until ``deadline``
-    (``time.monotonic()``; None: until done). True when nothing is left to do."""
+def build_index(
+    conn: sqlite3.Connection, deadline: float | None = None, batch: int = INDEX_BATCH, max_bytes: int | None = None
+) -> bool:
+    """Add the sessions not in the index yet, ``batch`` per transaction (fewer when their texts
+    pass ``max_bytes``, but at least one), until ``deadline`` (``time.monotonic()``; None: until
+    done). True when nothing is left to do."""
     while True:
-        sids = [r[0] for r in conn.execute("SELECT sid FROM sessions WHERE indexed = 0 LIMIT ?", (batch,))]
-        if not sids:
+        rows = conn.execute(
+            "SELECT s.sid, length(t.text) FROM sessions s LEFT JOIN texts t USING (sid) WHERE s.indexed = 0 LIMIT ?",
+            (batch,),
+        ).fetchall()
+        if not rows:
             return True
+        sids: list[int] = []
+        size = 0
+        for sid, length in rows:
+            if sids and max_bytes is not None and size + (length or 0) > max_bytes:
+                break
+            sids.append(sid)
+            size += length or 0
         conn.execute("BEGIN IMMEDIATE")
         try:
             for sid, text in texts(conn, set(sids)).items():
@@ -86,11 +108,21 @@ def build_index(conn: sqlite3.Connection, deadline: float | None = None, batch: 
             return False
 
 
-def prefilter(conn: sqlite3.Connection, chunks: list[str], infos: list[SessionInfo], sids: dict[str, int]) -> set[str]:
+def prefilter(
+    conn: sqlite3.Connection,
+    chunks: list[str],
+    infos: list[SessionInfo],
+    sids: dict[str, int],
+    elsewhere: dict[str, Callable[[SessionInfo], bool]] | None = None,
+) -> set[str]:
     """The sessions that can contain every chunk: those whose indexed messages, id, name or
-    cwd hold it, and every session the index does not cover yet."""
+    cwd hold it, and every session the index does not cover yet. ``elsewhere[chunk](info)``
+    says whether a session whose messages lack the chunk matches it anyway (a fuzzy token's
+    letters scattered over the name or cwd)."""
+    rescue = elsewhere or {}
     unindexed = {r[0] for r in conn.execute("SELECT sid FROM sessions WHERE indexed = 0")}
-    candidates = {info.path for info in infos}
+    remaining = list(infos)
+    heads: dict[str, str] = {}  # path -> its id, name and cwd, lower-cased
     for chunk in chunks:
         lookup = _SURROGATE.sub("\ufffd", chunk)  # as fts_lower stores it
         grams = [lookup[i : i + 3] for i in range(len(lookup) - 2)]
@@ -101,16 +133,86 @@ def prefilter(conn: sqlite3.Connection, chunks: list[str], infos: list[SessionIn
         hit_sids = {
             rowid for (rowid,) in conn.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", (fts_query,))
         }
-        keep = set()
-        for info in infos:
-            if info.path not in candidates:
-                continue
+        keep = []
+        other = rescue.get(chunk)
+        for info in remaining:
             sid = sids.get(info.path)
             if sid is None or sid in hit_sids or sid in unindexed:
-                keep.add(info.path)
+                keep.append(info)
                 continue
-            head = f"{info.id_text} {info.name or ''} {info.cwd}"
-            if chunk in head.lower():
-                keep.add(info.path)
-        candidates = keep
-    return candidates
+            head = heads.get(info.path)
+            if head is None:
+                head = heads[info.path] = f"{info.id_text} {info.name or ''} {info.cwd}".lower()
+            if chunk in head or (other is not None and other(info)):
+                keep.append(info)
+        remaining = keep
+    return {info.path for info in remaining}
+
+
+class BackgroundIndex:
+    """Fills the full-text index in a daemon thread, one small step at a time.
+
+    ``step()`` adds one batch under the catalog's lock and says whether nothing is left. Between
+    steps the lock is let go, so a listing or a search waits for one step at most. :meth:`start`
+    after every listing (it only marks more work when the thread is running); :meth:`cancel`
+    stops it after the current step. An error stops it quietly: the index only speeds searches
+    up, which are exact without it.
+    """
+
+    def __init__(self, step: Callable[[], bool], pause_s: float = STEP_PAUSE_S) -> None:
+        self._step = step
+        self._pause_s = pause_s
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._again = False
+        self._cancelled = threading.Event()
+        self.error: BaseException | None = None  # what stopped it, if anything did
+
+    def start(self) -> None:
+        """Index what the listings so far added (no-op once cancelled)."""
+        with self._lock:
+            if self._cancelled.is_set():
+                return
+            self._again = True
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="pitui-fts-index", daemon=True)
+                self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        with self._lock:
+            return self._thread is not None
+
+    def cancel(self, timeout: float | None = None) -> None:
+        """Stop after the current step, waiting for that (up to ``timeout`` seconds)."""
+        self._cancelled.set()
+        with self._lock:
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the thread has nothing left to do; True if it finished in time."""
+        with self._lock:
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
+
+    def _run(self) -> None:
+        cancelled = self._cancelled
+        while True:
+            with self._lock:
+                if not self._again or cancelled.is_set():
+                    self._thread = None
+                    return
+                self._again = False
+            try:
+                while not cancelled.is_set() and not self._step():
+                    time.sleep(self._pause_s)
+            except Exception as error:
+                with self._lock:
+                    self.error = error
+                    self._thread = None
+                return

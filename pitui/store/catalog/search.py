@@ -17,7 +17,8 @@ from typing import Any
 from pitui.store.catalog.db import stored_text, texts
 from pitui.store.catalog.index import prefilter
 from pitui.store.catalog.model import SearchCancelled, SearchHit, Segment, SessionInfo
-from pitui.store.query import ParsedQuery, SessionFields, match_fields, match_spans, phrase_chunks
+from pitui.store.js import js_lower
+from pitui.store.query import ParsedQuery, SessionFields, Token, match_fields, match_spans, phrase_chunks
 
 __all__ = [
     "SNIPPET_BEFORE",
@@ -95,8 +96,10 @@ class CatalogSearch:
         a session matches, and its score, are pi's ``matchSession`` on its fields."""
         candidates: set[str] | None = None
         chunks = phrase_chunks(parsed)
+        elsewhere = _fuzzy_chunks(parsed)
+        chunks += [chunk for chunk in elsewhere if chunk not in chunks]
         if chunks:
-            candidates = prefilter(conn, chunks, infos, sids)
+            candidates = prefilter(conn, chunks, infos, sids, elsewhere)
         wanted = {
             sids[info.path]: info
             for info in infos
@@ -258,3 +261,35 @@ class _SnippetSource:
 def _clean(text: str) -> str:
     """One line of plain text: line breaks, tabs and control characters become spaces."""
     return _CONTROL.sub(" ", text)
+
+
+def _fuzzy_chunks(parsed: ParsedQuery) -> dict[str, Callable[[SessionInfo], bool]]:
+    """The fuzzy tokens a substring index can rule sessions out by (three characters or more):
+    pi 1.6.0 matches a fuzzy token in the messages only as a substring (``matchFuzzyToken``), so
+    a session whose messages lack it matches only through its id, name or cwd, which the
+    returned test of each tries (the token alone, on the session without its messages)."""
+    out: dict[str, Callable[[SessionInfo], bool]] = {}
+    if parsed.mode != "tokens":
+        return out
+    for token in parsed.tokens:
+        chunk = js_lower(token.value)
+        if token.kind == "fuzzy" and len(chunk) >= 3 and chunk not in out:
+            out[chunk] = _outside_messages(chunk, ParsedQuery("tokens", (Token("fuzzy", token.value),)))
+    return out
+
+
+def _outside_messages(chunk: str, alone: ParsedQuery) -> Callable[[SessionInfo], bool]:
+    """Whether a session matches the one fuzzy token ``alone`` with no messages: in its id, or
+    in its name and cwd, whose answer is remembered (many sessions share a cwd and no name)."""
+    known: dict[tuple[str | None, str], bool] = {}
+
+    def matches(info: SessionInfo) -> bool:
+        if chunk in js_lower(info.id_text):
+            return True
+        key = (info.name, info.cwd)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = match_fields(SessionFields("", info.name, info.cwd, ""), alone).matches
+        return found
+
+    return matches

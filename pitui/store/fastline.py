@@ -1,0 +1,163 @@
+"""The line index's fast path: a message line's tree fields, decoded without its body.
+
+Reading a big session is mostly decoding message lines whose bodies are not kept (they are read
+again from the file when shown). :func:`message_entry` decodes such a line with msgspec into
+structs that declare only what an :class:`~pitui.store.model.Entry` keeps (type, id, parentId,
+timestamp, the message's role, provider, model, stop reason, usage and content blocks' type and
+text): the rest of the line is validated as JSON but never built into Python objects.
+
+It is exact by refusing: anything it cannot decide the way the exact path
+(:func:`pitui.store.jsonl.parse_line` and the reader's rules) would, it leaves to that path
+(returns None). msgspec was checked against orjson and ``JSON.parse`` for this:
+
+- a line msgspec accepts, the exact path accepts too (it is stricter only about invalid UTF-8
+  and numbers too big for a double, which the exact path reads as U+FFFD and infinity, in fields
+  this path skips and so never sees);
+- duplicate keys: the last one wins, as in JavaScript, and an escaped key (``"typ\\u0065"``) is
+  the same key; a lone surrogate, invalid UTF-8 in a kept field, a number out of range or
+  nesting too deep is refused;
+- a field of an unexpected type (an id that is a number, a block that is not an object) is
+  refused, so every odd entry is read with every rule;
+- an integer beyond 2**53 in the usage is refused (orjson reads those beyond 64 bits as doubles,
+  msgspec as integers).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from pitui.store.js import JS_WHITESPACE, MISSING, js_trim
+from pitui.store.model import Entry, LineSource
+
+# A figure of the usage: a double, or an integer a double holds exactly (orjson reads integers
+# beyond 64 bits as doubles, msgspec as integers: those are left to the exact path).
+_SAFE = 2**53
+_Number = Annotated[int, msgspec.Meta(gt=-_SAFE, lt=_SAFE)] | float
+
+
+class _Block(msgspec.Struct):
+    type: str = MISSING
+    text: str = MISSING
+
+
+class _Cost(msgspec.Struct):
+    total: _Number
+
+
+class _Usage(msgspec.Struct):
+    """Usage as pi writes it: all four figures and the cost's total, or the exact path."""
+
+    input: _Number
+    output: _Number
+    cacheRead: _Number
+    cacheWrite: _Number
+    cost: _Cost
+
+
+class _Message(msgspec.Struct):
+    role: str = MISSING
+    provider: str = MISSING
+    model: str = MISSING
+    stopReason: str | None = MISSING
+    content: msgspec.Raw = msgspec.Raw()  # decoded only for an assistant message
+    usage: _Usage | None = MISSING
+
+
+class _Line(msgspec.Struct):
+    type: str = MISSING
+    id: str = MISSING
+    parentId: str | None = MISSING
+    timestamp: str = MISSING
+    message: _Message = MISSING
+
+
+_line_decoder = msgspec.json.Decoder(_Line)
+_content_decoder = msgspec.json.Decoder(str | list[_Block])
+_REFUSED = (msgspec.DecodeError, RecursionError)
+_JS_SPACE = frozenset(JS_WHITESPACE)
+
+
+def decode_line(line: bytes) -> _Line | None:
+    """The fields of ``line`` the index keeps, or None when the exact path must read it."""
+    try:
+        return _line_decoder.decode(line)
+    except _REFUSED:
+        return None
+
+
+def message_entry(line: bytes, number: int, offset: int, source: LineSource | None) -> Entry | None:
+    """The entry of a message line (its body not kept), or None: the line is not a message, or
+    is one this path leaves to the exact rules.
+
+    The role's fields follow :class:`~pitui.store.model.Entry`'s rules (``textless_message``,
+    ``usage_figures``) on the decoded structs; ``tests/store/test_fastline.py`` holds the two to
+    the same results."""
+    try:
+        value = _line_decoder.decode(line)
+    except _REFUSED:
+        return None
+    if value.type != "message":
+        return None  # the other entries keep their whole value: the exact path reads them
+    entry = Entry.__new__(Entry)
+    entry.type = "message"
+    entry.id = value.id
+    entry.parent_id = value.parentId
+    entry.timestamp = value.timestamp
+    entry.line, entry.offset, entry.length = number, offset, len(line)
+    entry.provider_model = None
+    entry.textless = False
+    entry.usage_figures = None
+    entry._source = source
+    entry._data = None
+    message = value.message
+    if message is MISSING:
+        entry.role = MISSING
+        return entry
+    entry.role = role = message.role
+    usage = message.usage
+    if role == "assistant":
+        if message.content:
+            try:
+                content: str | list[_Block] | None = _content_decoder.decode(message.content)
+            except _REFUSED:
+                return None
+        else:
+            content = None
+        entry.provider_model = (message.provider, message.model)
+        entry.textless = _textless(message.stopReason, content)
+        if usage:
+            calls = 0
+            if type(content) is list:
+                for block in content:
+                    if block.type == "toolCall":
+                        calls += 1
+            entry.usage_figures = (
+                usage.input,
+                usage.output,
+                usage.cacheRead,
+                usage.cacheWrite,
+                usage.cost.total,
+                calls,
+            )
+    elif role == "toolResult":
+        entry.usage_figures = (
+            (usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.cost.total, 0) if usage else ()
+        )
+    return entry
+
+
+def _textless(stop: str | None, content: str | list[_Block] | None) -> bool:
+    """``textless_message`` on the decoded fields."""
+    if stop and stop != "stop" and stop != "toolUse":
+        return False
+    if type(content) is str:
+        return not content or (content[0] in _JS_SPACE and js_trim(content) == "")
+    if type(content) is list:
+        for block in content:
+            if block.type == "text":
+                text = block.text
+                if text and (text[0] not in _JS_SPACE or js_trim(text) != ""):
+                    return False
+    return True
