@@ -19,7 +19,7 @@ import sqlite3
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pitui.store.catalog import index
 from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, repack_rows
@@ -34,12 +34,16 @@ from pitui.store.catalog.model import (
     SessionInfo,
 )
 from pitui.store.catalog.scan import ScanState, os_reason
-from pitui.store.catalog.search import WARM_UP_BATCH, CatalogSearch
 from pitui.store.catalog.workers import POOL_ERRORS, Job, Outcome, scan_in_pool, scan_job, worker_count
 from pitui.store.js import js_locale_key
 from pitui.store.paths import agent_dir as default_agent_dir
 from pitui.store.paths import default_session_dir, session_dir_for, sessions_root
-from pitui.store.query import SortMode, has_session_name, order_indexes, parse_search_query
+
+if TYPE_CHECKING:
+    from pitui.store.catalog.search import CatalogSearch
+    from pitui.store.query import SortMode
+
+# (searching's modules are imported by the first search: a listing does without them)
 
 __all__ = ["Catalog"]
 
@@ -68,8 +72,20 @@ class Catalog:
         self.workers = workers
         self.problems: list[ListingProblem] = []
         self.stats = {"hits": 0, "resumed": 0, "scanned": 0}
-        self._search = CatalogSearch()
-        self._db = CatalogDB(self.cache_dir, on_reset=self._search.clear)
+        self._searcher: CatalogSearch | None = None
+        self._db = CatalogDB(self.cache_dir, on_reset=self._forget_texts)
+
+    @property
+    def _search(self) -> CatalogSearch:
+        if self._searcher is None:
+            from pitui.store.catalog.search import CatalogSearch
+
+            self._searcher = CatalogSearch()
+        return self._searcher
+
+    def _forget_texts(self) -> None:
+        if self._searcher is not None:
+            self._searcher.clear()
 
     @property
     def db_path(self) -> str:
@@ -214,7 +230,8 @@ class Catalog:
             try:
                 for sid, indexed in stale:
                     self._drop_session(conn, sid, indexed)
-                    self._search.forget(sid)
+                    if self._searcher is not None:
+                        self._searcher.forget(sid)
                 conn.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
@@ -462,6 +479,8 @@ class Catalog:
         Each session's lower-cased fields are kept in memory after the first search, so a
         keystroke costs substring tests over the messages and fuzzy scores over names and cwds.
         """
+        from pitui.store.query import has_session_name, order_indexes, parse_search_query
+
         parsed = parse_search_query(query)
         if scope is None:
             infos = self.list_all()
@@ -493,6 +512,8 @@ class Catalog:
 
     def snippet(self, hit: SearchHit, query: str) -> SearchHit:
         """Fill in ``hit``'s snippet for ``query`` (for hits past the ``snippets`` limit)."""
+        from pitui.store.query import parse_search_query
+
         parsed = parse_search_query(query)
 
         def work() -> None:
@@ -509,6 +530,8 @@ class Catalog:
         sessions' lower-cased texts in memory. A batch of sessions at a time, so a search that
         comes meanwhile waits for one batch at most. True when done (not cancelled, and the
         memory allowance was not used up)."""
+        from pitui.store.catalog.search import WARM_UP_BATCH
+
         infos = list(infos)
         for i in range(0, len(infos), WARM_UP_BATCH):
             if cancelled is not None and cancelled():

@@ -22,7 +22,6 @@ Rules reproduced from pi 1.6.0 (``session-manager.js``, ``buildSessionInfo``):
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 from collections.abc import Iterator
@@ -318,6 +317,8 @@ class ScanResult:
 
 def check_digest(fd: int, offset: int) -> bytes:
     """A digest of the first and last ``CHECK_BYTES`` before ``offset``."""
+    import hashlib  # (not needed by a listing from the cache)
+
     head = os.pread(fd, min(offset, CHECK_BYTES), 0)
     tail_start = max(CHECK_BYTES, offset - CHECK_BYTES)
     tail = os.pread(fd, offset - tail_start, tail_start) if offset > tail_start else b""
