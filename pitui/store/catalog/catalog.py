@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pitui.store.catalog import index
 from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, repack_rows
-from pitui.store.catalog.db import ROW_COLS, CatalogDB, cache_dir_default, info_from_row, rows_for, rows_of
+from pitui.store.catalog.db import ROW_COLS, CatalogDB, cache_dir_default, info_from_row, rows_for, rows_of, scan_state
 from pitui.store.catalog.index import index_add, index_remove
 from pitui.store.catalog.model import (
     NO_MESSAGES,
@@ -162,8 +162,9 @@ class Catalog:
         files: list[str] = []
         for folder in dirs:
             files.extend(self._folder_files(folder))
-        files = _by_mtime_then_name(files)
-        infos = self._list_paths(files, on_progress)
+        stats = _stat_all(files)
+        files = _by_mtime_then_name(files, lambda path: stats[path].st_mtime_ns if path in stats else -math.inf)
+        infos = self._list_paths(files, on_progress, stats)
         unreadable = {problem.path for problem in self.problems}
         self._forget_missing(root, 2, files, unreadable)
         return infos
@@ -203,7 +204,7 @@ class Catalog:
             infos.sort(key=lambda info: os.path.basename(info.path), reverse=True)
             infos.sort(key=lambda info: js_locale_key(os.path.basename(info.path)), reverse=True)
         else:
-            infos = _by_mtime_then_name(infos, lambda info: info.mtime_ns)
+            infos = _by_mtime_then_name(infos, lambda info: info.mtime_ns, lambda info: info.path)
         infos.sort(key=_modified_key)
         return infos
 
@@ -253,10 +254,15 @@ class Catalog:
             return []
         return [os.path.join(folder, name) for name in names]
 
-    def _list_paths(self, paths: Sequence[str], on_progress: ProgressFn | None) -> builtins.list[SessionInfo]:
-        return self._retrying(lambda: self._list_paths_once(paths, on_progress))
+    def _list_paths(
+        self, paths: Sequence[str], on_progress: ProgressFn | None, stats: dict[str, os.stat_result] | None = None
+    ) -> builtins.list[SessionInfo]:
+        """The listing rows of ``paths``; ``stats``: the files' ``os.stat`` just taken, where known."""
+        return self._retrying(lambda: self._list_paths_once(paths, on_progress, stats or {}))
 
-    def _list_paths_once(self, paths: Sequence[str], on_progress: ProgressFn | None) -> builtins.list[SessionInfo]:
+    def _list_paths_once(
+        self, paths: Sequence[str], on_progress: ProgressFn | None, stats: dict[str, os.stat_result]
+    ) -> builtins.list[SessionInfo]:
         conn = self._db.conn()
         total = len(paths)
         loaded = 0
@@ -268,7 +274,7 @@ class Catalog:
         old_sids: dict[str, tuple[int, int, int]] = {}  # path -> (sid, keep texts below, indexed)
         for path in paths:
             try:
-                st = os.stat(path)
+                st = stats.get(path) or os.stat(path)
             except OSError as error:
                 problems[path] = os_reason(error)
                 loaded += 1
@@ -293,16 +299,16 @@ class Catalog:
                     on_progress(loaded, total)
                 continue
             if row is not None and st.st_size > row[2] and row[4] == st.st_ino and row[5] == st.st_dev:
-                blob, chk = row[16], row[17]
+                blob, chk = scan_state(conn, row[0])
                 state = ScanState.from_blob(blob)
                 jobs.append((path, blob, chk))
                 job_bytes += st.st_size - state.offset
-                old_sids[path] = (row[0], state.offset, row[18])
+                old_sids[path] = (row[0], state.offset, row[16])
             else:
                 jobs.append((path, None, None))
                 job_bytes += st.st_size
                 if row is not None:
-                    old_sids[path] = (row[0], 0, row[18])
+                    old_sids[path] = (row[0], 0, row[16])
 
         unstored: list[tuple[str, Outcome]] = []  # scan outcomes not written to the cache yet
         for path, outcome in self._run_jobs(jobs, job_bytes):
@@ -613,25 +619,30 @@ def _resolve(path: str) -> str:
     return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
 
 
-def _by_mtime_then_name(items: list[Any], mtime_of: Callable[[Any], float] | None = None) -> list[Any]:
+def _by_mtime_then_name(
+    items: list[T],
+    mtime_of: Callable[[T], float],
+    path_of: Callable[[T], str] = lambda item: item,  # type: ignore[assignment,return-value]
+) -> list[T]:
     """Paths (or rows) in the order pi's ``listAll`` reads them: mtime newest first, then the
     base name by ``b.localeCompare(a)``, then the path (pi: readdir order). An unreadable
     file's mtime counts as -infinity."""
-
-    def stat_mtime(path: str) -> float:
-        try:
-            return os.stat(path).st_mtime_ns
-        except OSError:
-            return -math.inf
-
-    def path_of(item: Any) -> str:
-        return item if mtime_of is None else item.path  # type: ignore[no-any-return]
-
-    get = mtime_of if mtime_of is not None else stat_mtime
     out = sorted(items, key=path_of, reverse=True)
     out.sort(key=lambda item: js_locale_key(os.path.basename(path_of(item))), reverse=True)
-    mtimes = {id(item): get(item) for item in out}
-    out.sort(key=lambda item: mtimes[id(item)], reverse=True)
+    out.sort(key=mtime_of, reverse=True)
+    return out
+
+
+def _stat_all(paths: Iterable[str]) -> dict[str, os.stat_result]:
+    """``os.stat`` of each path that has one (what the listing sorts by, and then compares with
+    its cache)."""
+    out = {}
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue  # (its mtime counts as -infinity; the listing says why it is not listed)
+        out[path] = st
     return out
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -116,7 +116,10 @@ _Entry = msgspec.defstruct(
         ("name", Any, None),
     ],
 )
-_decode_entry = msgspec.json.Decoder(_Entry).decode
+
+# Made by the first scan: making it imports typing_extensions (20 ms), which a listing from the
+# cache does without.
+_decode_entry: Callable[[bytes | memoryview], Any] | None = None
 # orjson's integers: beyond these it refuses the line, and the exact rules read the number as
 # JSON.parse does (a double)
 _INT_MIN, _INT_END = -(1 << 63), 1 << 64
@@ -275,7 +278,7 @@ class ScanState:
         if seg[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
             if self.has_header:
                 try:
-                    fields = _decode_entry(seg)
+                    fields = _decode_entry(seg)  # type: ignore[misc]  # (made by scan_file)
                 except msgspec.DecodeError:  # (a ValidationError too: the exact rules decide)
                     pass
                 else:
@@ -442,6 +445,9 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
 
     Raises OSError when the file cannot be opened or read.
     """
+    global _decode_entry
+    if _decode_entry is None:
+        _decode_entry = msgspec.json.Decoder(_Entry).decode
     state = state.copy() if state is not None else ScanState()
     rows: list[ScanRow] | None = [] if with_rows else None
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
