@@ -69,7 +69,7 @@ class Params:
 PRESETS = {
     "full": Params(),
     "quick": Params(big_entries=10_000, sessions=200, projects=12),
-    # listing at scale: 10,000 sessions of about 1.2 GB in all (smaller ones than "full"'s), and a
+    # listing at scale: 10,000 sessions of about 1.4 GB in all (smaller ones than "full"'s), and a
     # small big session (this set is for the listing and the picker)
     "10k": Params(big_entries=10_000, sessions=10_000, projects=120, median_size=48_000),
 }
@@ -203,7 +203,7 @@ def iter_lines(path: Path) -> Iterator[bytes]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small data: 10,000 entries, 200 sessions")
-    ap.add_argument("--preset", choices=sorted(PRESETS), help="a preset by name (10k: 10,000 sessions, 1.2 GB)")
+    ap.add_argument("--preset", choices=sorted(PRESETS), help="a preset by name (10k: 10,000 sessions, 1.4 GB)")
     ap.add_argument("--out", type=Path, help="cache folder (default $TMPDIR/pitui-bench)")
     ap.add_argument("--force", action="store_true", help="generate even if the cache is up to date")
     ap.add_argument(
