@@ -69,7 +69,12 @@ class Params:
 PRESETS = {
     "full": Params(),
     "quick": Params(big_entries=10_000, sessions=200, projects=12),
+    # listing at scale: 10,000 sessions of about 1.4 GB in all (smaller ones than "full"'s), and a
+    # small big session (this set is for the listing and the picker)
+    "10k": Params(big_entries=10_000, sessions=10_000, projects=120, median_size=48_000),
 }
+# the disk each preset takes, about
+_DISK = {"full": 700e6, "quick": 80e6, "10k": 1.5e9}
 
 
 # --------------------------------------------------------------------------------------------
@@ -183,7 +188,7 @@ def ensure(preset: str = "full", root: Path | None = None, *, force: bool = Fals
             if data.big.exists() and data.agent_dir.exists():
                 return data
     free = shutil.disk_usage(out.parent if out.parent.exists() else Path(tempfile.gettempdir())).free
-    need = 700e6 if preset == "full" else 80e6
+    need = _DISK[preset]
     if free < need * 1.5:
         raise SystemExit(f"not enough disk space in {out.parent}: {free / 1e9:.1f} GB free, need ~{need / 1e9:.1f}")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -198,6 +203,7 @@ def iter_lines(path: Path) -> Iterator[bytes]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small data: 10,000 entries, 200 sessions")
+    ap.add_argument("--preset", choices=sorted(PRESETS), help="a preset by name (10k: 10,000 sessions, 1.4 GB)")
     ap.add_argument("--out", type=Path, help="cache folder (default $TMPDIR/pitui-bench)")
     ap.add_argument("--force", action="store_true", help="generate even if the cache is up to date")
     ap.add_argument(
@@ -207,7 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     data = ensure(
-        "quick" if args.quick else "full", args.out, force=args.force, log=lambda m: print(m, file=sys.stderr)
+        args.preset or ("quick" if args.quick else "full"),
+        args.out,
+        force=args.force,
+        log=lambda m: print(m, file=sys.stderr),
     )
     print(json.dumps(data.to_json(), indent=1))
     if args.verify:

@@ -327,6 +327,7 @@ def search_bench(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small data (200 sessions in 12 folders)")
+    ap.add_argument("--preset", choices=sorted(generate.PRESETS), help="a data preset by name (10k: 10,000 sessions)")
     ap.add_argument("-n", "--runs", type=int, default=3, help="runs per measurement and program (median)")
     ap.add_argument("--only", help="comma-separated: " + ",".join(MEASUREMENTS))
     ap.add_argument("--out", type=Path, help="data cache folder (default $TMPDIR/pitui-bench)")
@@ -367,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("tmux is not installed")
     pi = pi16()
 
-    preset = "quick" if args.quick else "full"
+    preset = args.preset or ("quick" if args.quick else "full")
     data = generate.ensure(preset, args.out, log=log)
     log(f"data: {data.sessions} sessions ({data.tree_bytes / 1e6:.0f} MB) in {data.agent_dir}")
     warm_page_cache(data)

@@ -255,6 +255,7 @@ def warm_page_cache(data: generate.Dataset) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small data (10,000 entries, 200 sessions)")
+    ap.add_argument("--preset", choices=sorted(generate.PRESETS), help="a data preset by name (10k: 10,000 sessions)")
     ap.add_argument("-n", "--runs", type=int, default=3, help="runs per measurement and side (median)")
     ap.add_argument("--only", help="comma-separated: " + ",".join(MEASUREMENTS))
     ap.add_argument("--out", type=Path, help="data cache folder (default $TMPDIR/pitui-bench)")
@@ -269,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     if "list_all_warm" in only or "search" in only:
         only.add("list_all_cold")  # leaves the warm cache behind
 
-    preset = "quick" if args.quick else "full"
+    preset = args.preset or ("quick" if args.quick else "full")
     data = generate.ensure(preset, args.out, log=log)
     log(f"data: {data.big} ({data.big_bytes / 1e6:.0f} MB), {data.sessions} sessions ({data.tree_bytes / 1e6:.0f} MB)")
     warm_page_cache(data)

@@ -16,13 +16,12 @@ from pitui.cli.resolve import CliError, load_session, read_session, resolve_sess
 from pitui.safe_text import safe
 from pitui.store import paths
 from pitui.store.jsonl import MISSING, dumps
-from pitui.store.totals import SessionStats, session_stats
-from pitui.ui.format import format_age
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     from pitui.store.reader import Session
+    from pitui.store.totals import SessionStats
 
 
 def _json_out(value: Any) -> None:
@@ -78,6 +77,8 @@ def _print_summary(session: Session) -> None:
         f"context   {len(context.messages)} messages  model {safe(str(model.get('provider', '-')))}/"
         f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}"
     )
+    from pitui.store.totals import session_stats
+
     _print_totals(session_stats(session.entries))
 
     from pitui.store.pi_verdict import PI_VERSION, pi_verdicts
@@ -108,6 +109,8 @@ def _one_line(text: str, width: int) -> str:
 
 
 def _print_rows(sessions: Sequence[Any], show_cwd: bool) -> None:
+    from pitui.ui.format import format_age  # (rich: not for the commands that print JSON)
+
     now_ms = time.time() * 1000
     home = os.path.expanduser("~")
     for info in sessions:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import time
 import unicodedata
 from typing import Any
@@ -443,32 +444,41 @@ _COLLATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmno
 _PRIMARY = {c: n for n, c in enumerate(_COLLATION_ORDER)}
 _PRIMARY.update({c.upper(): n for c, n in list(_PRIMARY.items()) if c.isalpha()})
 _OTHER = len(_COLLATION_ORDER)
+# js_locale_key of ASCII text through bytes.translate: a character's primary weight and its
+# case, as characters; control characters (which have neither) are dropped.
+_ASCII_CONTROLS = bytes(c for c in range(128) if chr(c) not in _PRIMARY)
+_ASCII_PRIMARY = bytes(_PRIMARY.get(chr(c), 0) for c in range(256))
+_ASCII_CASE = bytes(1 if chr(c).isupper() else 0 for c in range(256))
 
 
-def js_locale_key(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+def js_locale_key(text: str) -> tuple[str, str, str]:
     """A sort key that orders strings as ``a.localeCompare(b)`` does (ICU root collation):
     first by letters and digits with case and accents ignored, then by accents, then by case
-    (lower before upper, the first difference deciding).
+    (lower before upper, the first difference deciding). Each part is a string of weights, one
+    character each, which compares as the list of weights would, and costs far less to make.
 
     Exact for ASCII (the names pi and pitui write). Elsewhere an approximation: characters are
     compared without their accents (NFD, combining marks dropped), those outside ASCII after
     every ASCII one by code point (ICU orders scripts in roughly that order, but puts non-ASCII
     punctuation among the punctuation), and control characters are ignored.
     """
-    primary: list[int] = []
-    secondary: list[int] = []
-    tertiary: list[int] = []
-    source = text if text.isascii() else unicodedata.normalize("NFD", text)
-    for ch in source:
+    if text.isascii():
+        raw = text.encode("ascii")
+        weights = raw.translate(_ASCII_PRIMARY, _ASCII_CONTROLS).decode("ascii")
+        return weights, "\0" * len(weights), raw.translate(_ASCII_CASE, _ASCII_CONTROLS).decode("ascii")
+    primary: list[str] = []
+    secondary: list[str] = []
+    tertiary: list[str] = []
+    for ch in unicodedata.normalize("NFD", text):
         weight = _PRIMARY.get(ch)
         if weight is None:
             if unicodedata.combining(ch):
-                secondary.append(ord(ch))
+                secondary.append(ch)
                 continue
             if unicodedata.category(ch) == "Cc":
                 continue
-            weight = _OTHER + ord(ch.lower())
-        primary.append(weight)
-        secondary.append(0)
-        tertiary.append(1 if ch.isupper() else 0)
-    return tuple(primary), tuple(secondary), tuple(tertiary)
+            weight = min(_OTHER + ord(ch.lower()), sys.maxunicode)
+        primary.append(chr(weight))
+        secondary.append("\0")
+        tertiary.append("\1" if ch.isupper() else "\0")
+    return "".join(primary), "".join(secondary), "".join(tertiary)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import os
 import sys
 import threading
@@ -53,6 +52,7 @@ def start_process_helpers() -> None:
     Helpers that cannot start (the fork server's socket path too long for a deep ``$TMPDIR``,
     no processes left) are not an error: a pool that finds none scans in this process instead.
     """
+    import multiprocessing
     from multiprocessing import forkserver, resource_tracker
 
     try:

@@ -19,11 +19,11 @@ import sqlite3
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pitui.store.catalog import index
 from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, repack_rows
-from pitui.store.catalog.db import ROW_COLS, CatalogDB, cache_dir_default, info_from_row, rows_for, rows_of
+from pitui.store.catalog.db import ROW_COLS, CatalogDB, cache_dir_default, info_from_row, rows_for, rows_of, scan_state
 from pitui.store.catalog.index import index_add, index_remove
 from pitui.store.catalog.model import (
     NO_MESSAGES,
@@ -34,12 +34,16 @@ from pitui.store.catalog.model import (
     SessionInfo,
 )
 from pitui.store.catalog.scan import ScanState, os_reason
-from pitui.store.catalog.search import WARM_UP_BATCH, CatalogSearch
 from pitui.store.catalog.workers import POOL_ERRORS, Job, Outcome, scan_in_pool, scan_job, worker_count
 from pitui.store.js import js_locale_key
 from pitui.store.paths import agent_dir as default_agent_dir
 from pitui.store.paths import default_session_dir, session_dir_for, sessions_root
-from pitui.store.query import SortMode, has_session_name, order_indexes, parse_search_query
+
+if TYPE_CHECKING:
+    from pitui.store.catalog.search import CatalogSearch
+    from pitui.store.query import SortMode
+
+# (searching's modules are imported by the first search: a listing does without them)
 
 __all__ = ["Catalog"]
 
@@ -75,13 +79,25 @@ class Catalog:
         self.workers = workers
         self.problems: list[ListingProblem] = []
         self.stats = {"hits": 0, "resumed": 0, "scanned": 0}
-        self._search = CatalogSearch()
-        self._db = CatalogDB(self.cache_dir, on_reset=self._search.clear)
+        self._searcher: CatalogSearch | None = None
+        self._db = CatalogDB(self.cache_dir, on_reset=self._forget_texts)
         # The full-text index, filled after each listing by a thread of its own (a long-running
         # program's choice: a one-shot command would leave it half done).
         self.indexer: index.BackgroundIndex | None = (
             index.BackgroundIndex(self._index_step) if index_in_background else None
         )
+
+    @property
+    def _search(self) -> CatalogSearch:
+        if self._searcher is None:
+            from pitui.store.catalog.search import CatalogSearch
+
+            self._searcher = CatalogSearch()
+        return self._searcher
+
+    def _forget_texts(self) -> None:
+        if self._searcher is not None:
+            self._searcher.clear()
 
     @property
     def db_path(self) -> str:
@@ -161,8 +177,9 @@ class Catalog:
         files: list[str] = []
         for folder in dirs:
             files.extend(self._folder_files(folder))
-        files = _by_mtime_then_name(files)
-        infos = self._list_paths(files, on_progress)
+        stats = _stat_all(files)
+        files = _by_mtime_then_name(files, lambda path: stats[path].st_mtime_ns if path in stats else -math.inf)
+        infos = self._list_paths(files, on_progress, stats)
         unreadable = {problem.path for problem in self.problems}
         self._forget_missing(root, 2, files, unreadable)
         self._index_later()
@@ -203,7 +220,7 @@ class Catalog:
             infos.sort(key=lambda info: os.path.basename(info.path), reverse=True)
             infos.sort(key=lambda info: js_locale_key(os.path.basename(info.path)), reverse=True)
         else:
-            infos = _by_mtime_then_name(infos, lambda info: info.mtime_ns)
+            infos = _by_mtime_then_name(infos, lambda info: info.mtime_ns, lambda info: info.path)
         infos.sort(key=_modified_key)
         return infos
 
@@ -230,7 +247,8 @@ class Catalog:
             try:
                 for sid, indexed in stale:
                     self._drop_session(conn, sid, indexed)
-                    self._search.forget(sid)
+                    if self._searcher is not None:
+                        self._searcher.forget(sid)
                 conn.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
@@ -252,10 +270,15 @@ class Catalog:
             return []
         return [os.path.join(folder, name) for name in names]
 
-    def _list_paths(self, paths: Sequence[str], on_progress: ProgressFn | None) -> builtins.list[SessionInfo]:
-        return self._retrying(lambda: self._list_paths_once(paths, on_progress))
+    def _list_paths(
+        self, paths: Sequence[str], on_progress: ProgressFn | None, stats: dict[str, os.stat_result] | None = None
+    ) -> builtins.list[SessionInfo]:
+        """The listing rows of ``paths``; ``stats``: the files' ``os.stat`` just taken, where known."""
+        return self._retrying(lambda: self._list_paths_once(paths, on_progress, stats or {}))
 
-    def _list_paths_once(self, paths: Sequence[str], on_progress: ProgressFn | None) -> builtins.list[SessionInfo]:
+    def _list_paths_once(
+        self, paths: Sequence[str], on_progress: ProgressFn | None, stats: dict[str, os.stat_result]
+    ) -> builtins.list[SessionInfo]:
         conn = self._db.conn()
         total = len(paths)
         loaded = 0
@@ -267,7 +290,7 @@ class Catalog:
         old_sids: dict[str, tuple[int, int, int]] = {}  # path -> (sid, keep texts below, indexed)
         for path in paths:
             try:
-                st = os.stat(path)
+                st = stats.get(path) or os.stat(path)
             except OSError as error:
                 problems[path] = os_reason(error)
                 loaded += 1
@@ -292,16 +315,16 @@ class Catalog:
                     on_progress(loaded, total)
                 continue
             if row is not None and st.st_size > row[2] and row[4] == st.st_ino and row[5] == st.st_dev:
-                blob, chk = row[16], row[17]
+                blob, chk = scan_state(conn, row[0])
                 state = ScanState.from_blob(blob)
                 jobs.append((path, blob, chk))
                 job_bytes += st.st_size - state.offset
-                old_sids[path] = (row[0], state.offset, row[18])
+                old_sids[path] = (row[0], state.offset, row[16])
             else:
                 jobs.append((path, None, None))
                 job_bytes += st.st_size
                 if row is not None:
-                    old_sids[path] = (row[0], 0, row[18])
+                    old_sids[path] = (row[0], 0, row[16])
 
         unstored: list[tuple[str, Outcome]] = []  # scan outcomes not written to the cache yet
         for path, outcome in self._run_jobs(jobs, job_bytes):
@@ -478,6 +501,8 @@ class Catalog:
         Each session's lower-cased fields are kept in memory after the first search, so a
         keystroke costs substring tests over the messages and fuzzy scores over names and cwds.
         """
+        from pitui.store.query import has_session_name, order_indexes, parse_search_query
+
         parsed = parse_search_query(query)
         if scope is None:
             infos = self.list_all()
@@ -509,6 +534,8 @@ class Catalog:
 
     def snippet(self, hit: SearchHit, query: str) -> SearchHit:
         """Fill in ``hit``'s snippet for ``query`` (for hits past the ``snippets`` limit)."""
+        from pitui.store.query import parse_search_query
+
         parsed = parse_search_query(query)
 
         def work() -> None:
@@ -525,6 +552,8 @@ class Catalog:
         sessions' lower-cased texts in memory. A batch of sessions at a time, so a search that
         comes meanwhile waits for one batch at most. True when done (not cancelled, and the
         memory allowance was not used up)."""
+        from pitui.store.catalog.search import WARM_UP_BATCH
+
         infos = list(infos)
         for i in range(0, len(infos), WARM_UP_BATCH):
             if cancelled is not None and cancelled():
@@ -615,25 +644,30 @@ def _resolve(path: str) -> str:
     return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
 
 
-def _by_mtime_then_name(items: list[Any], mtime_of: Callable[[Any], float] | None = None) -> list[Any]:
+def _by_mtime_then_name(
+    items: list[T],
+    mtime_of: Callable[[T], float],
+    path_of: Callable[[T], str] = lambda item: item,  # type: ignore[assignment,return-value]
+) -> list[T]:
     """Paths (or rows) in the order pi's ``listAll`` reads them: mtime newest first, then the
     base name by ``b.localeCompare(a)``, then the path (pi: readdir order). An unreadable
     file's mtime counts as -infinity."""
-
-    def stat_mtime(path: str) -> float:
-        try:
-            return os.stat(path).st_mtime_ns
-        except OSError:
-            return -math.inf
-
-    def path_of(item: Any) -> str:
-        return item if mtime_of is None else item.path  # type: ignore[no-any-return]
-
-    get = mtime_of if mtime_of is not None else stat_mtime
     out = sorted(items, key=path_of, reverse=True)
     out.sort(key=lambda item: js_locale_key(os.path.basename(path_of(item))), reverse=True)
-    mtimes = {id(item): get(item) for item in out}
-    out.sort(key=lambda item: mtimes[id(item)], reverse=True)
+    out.sort(key=mtime_of, reverse=True)
+    return out
+
+
+def _stat_all(paths: Iterable[str]) -> dict[str, os.stat_result]:
+    """``os.stat`` of each path that has one (what the listing sorts by, and then compares with
+    its cache)."""
+    out = {}
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue  # (its mtime counts as -infinity; the listing says why it is not listed)
+        out[path] = st
     return out
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "info_from_row",
     "rows_for",
     "rows_of",
+    "scan_state",
     "stored_text",
     "texts",
 ]
@@ -241,14 +242,22 @@ def info_from_row(row: tuple[Any, ...]) -> SessionInfo:
 
 
 def rows_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, tuple[Any, ...]]:
-    """The cached ``sessions`` rows of ``paths`` (``ROW_COLS``, then state, chk, indexed)."""
+    """The cached ``sessions`` rows of ``paths`` (``ROW_COLS``, then indexed; the scan state of
+    a row is read only for a file that grew: :func:`scan_state`)."""
     rows: dict[str, tuple[Any, ...]] = {}
     for i in range(0, len(paths), SQL_PARAMS):
         chunk = [db_text(path) for path in paths[i : i + SQL_PARAMS]]
         marks = ",".join("?" * len(chunk))
-        for row in conn.execute(f"SELECT {ROW_COLS}, state, chk, indexed FROM sessions WHERE path IN ({marks})", chunk):
-            rows[from_utf8(row[1])] = row
+        for row in conn.execute(f"SELECT {ROW_COLS}, indexed FROM sessions WHERE path IN ({marks})", chunk):
+            path = row[1]
+            rows[path if type(path) is str else from_utf8(path)] = row
     return rows
+
+
+def scan_state(conn: sqlite3.Connection, sid: int) -> tuple[bytes, bytes]:
+    """The stored ScanState blob of a session and the digest of the bytes it covers."""
+    state, chk = conn.execute("SELECT state, chk FROM sessions WHERE sid = ?", (sid,)).fetchone()
+    return state, chk
 
 
 def rows_of(conn: sqlite3.Connection, sid: int) -> list[Row]:

@@ -22,13 +22,13 @@ Rules reproduced from pi 1.6.0 (``session-manager.js``, ``buildSessionInfo``):
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
+import msgspec
 import orjson
 
 from pitui.store.catalog.codec import dump_blob, load_blob
@@ -67,6 +67,62 @@ CHUNK = 32 << 20  # bytes read at a time
 READ_PAST_SIZE = 64 << 10
 # The bytes at each end of the part already scanned that tell a grown file from a new one.
 CHECK_BYTES = 4096
+
+
+# -- the fields a listing reads, decoded without the rest of the line ----------------------
+#
+# msgspec validates the whole line as JSON but makes Python objects only of these fields (a tool
+# result's text, a thinking block, are checked and skipped), several times faster than orjson's
+# dict of everything. A line whose fields do not fit these types (a message that is not an
+# object, a content block that is not one, a text that is not a string), or that msgspec refuses
+# at all, takes orjson and pitui.store.jsonl's exact rules instead, so every line is read as
+# JSON.parse reads it.
+
+
+class _Block(msgspec.Struct):
+    type: Any = None
+    text: str | None = None
+
+
+class _Said(msgspec.Struct):
+    """A user or assistant message (``role`` is the tag that picks this type)."""
+
+    content: str | list[_Block] | msgspec.UnsetType = msgspec.UNSET
+    timestamp: Any = None
+
+
+class _User(_Said, tag_field="role", tag="user"):
+    pass
+
+
+class _Assistant(_Said, tag_field="role", tag="assistant"):
+    pass
+
+
+# pi's other roles: counted, nothing else read (their content is checked and skipped)
+_OTHER_ROLES = tuple(
+    msgspec.defstruct(f"_Other{n}", [], tag_field="role", tag=role)
+    for n, role in enumerate(("toolResult", "system", "bashExecution", "custom", "branchSummary", "compactionSummary"))
+)
+
+
+_Entry = msgspec.defstruct(
+    "_Entry",
+    [
+        ("type", Any, None),
+        ("id", Any, None),
+        ("timestamp", Any, None),
+        ("message", Union[(_User, _Assistant, *_OTHER_ROLES, None)], None),
+        ("name", Any, None),
+    ],
+)
+
+# Made by the first scan: making it imports typing_extensions (20 ms), which a listing from the
+# cache does without.
+_decode_entry: Callable[[bytes | memoryview], Any] | None = None
+# orjson's integers: beyond these it refuses the line, and the exact rules read the number as
+# JSON.parse does (a double)
+_INT_MIN, _INT_END = -(1 << 63), 1 << 64
 
 
 class ScanState:
@@ -166,10 +222,68 @@ class ScanState:
 
     # -- the loop body of buildSessionInfo, for one line ------------------------------------
 
+    def _feed_fields(self, entry: Any, offset: int, rows: list[ScanRow] | None) -> bool:
+        """:meth:`feed`'s rules for an entry after the header, on its fields as ``_Entry``
+        decoded them (so of the types declared there). False, having changed nothing, for the
+        one case the exact rules must read: a message time beyond orjson's integers."""
+        kind = entry.type
+        if kind == "message":
+            message = entry.message
+            if message is None:
+                self.message_count += 1
+                self.unlisted_reason = f"pi cannot list it: a message entry without a message at byte {offset}"
+                return True
+            if not isinstance(message, _Said) or message.content is msgspec.UNSET:
+                self.message_count += 1
+                return True
+            ts = message.timestamp
+            ts_type = type(ts)
+            if ts_type is int:
+                if not _INT_MIN <= ts < _INT_END:
+                    return False
+            elif ts_type is not float:
+                ts = entry.timestamp
+                ts = js_date_parse(ts) if type(ts) is str else None
+            self.message_count += 1
+            if ts is not None:
+                last = self.last_activity
+                if last is None or ts > last:
+                    self.last_activity = ts if ts >= 0 else 0
+            content: str | list[_Block] = message.content
+            if isinstance(content, str):
+                text = content
+            else:
+                text = " ".join([block.text or "" for block in content if block.type == "text"])
+            if not text:
+                return True
+            user = type(message) is _User
+            if rows is not None:
+                entry_id = entry.id
+                rows.append((offset, entry_id if type(entry_id) is str else None, not user, text))
+            if not self.first_message and user:
+                self.first_message = text
+        elif kind == "session_info":
+            name = entry.name
+            if name is None:
+                self.name = None
+            elif type(name) is str:
+                self.name = js_trim(name) or None
+            else:
+                self.unlisted_reason = f"pi cannot list it: a session name that is not text at byte {offset}"
+        return True
+
     def feed(self, seg: bytes | memoryview, offset: int, rows: list[ScanRow] | None) -> None:
         """Process one non-blank line (already trimmed where pi's ``trim()`` would trim it)."""
         entry = UNPARSED
         if seg[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
+            if self.has_header:
+                try:
+                    fields = _decode_entry(seg)  # type: ignore[misc]  # (made by scan_file)
+                except msgspec.DecodeError:  # (a ValidationError too: the exact rules decide)
+                    pass
+                else:
+                    if self._feed_fields(fields, offset, rows):
+                        return
             try:
                 entry = orjson.loads(seg)
             except orjson.JSONDecodeError:
@@ -318,6 +432,8 @@ class ScanResult:
 
 def check_digest(fd: int, offset: int) -> bytes:
     """A digest of the first and last ``CHECK_BYTES`` before ``offset``."""
+    import hashlib  # (not needed by a listing from the cache)
+
     head = os.pread(fd, min(offset, CHECK_BYTES), 0)
     tail_start = max(CHECK_BYTES, offset - CHECK_BYTES)
     tail = os.pread(fd, offset - tail_start, tail_start) if offset > tail_start else b""
@@ -329,6 +445,9 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
 
     Raises OSError when the file cannot be opened or read.
     """
+    global _decode_entry
+    if _decode_entry is None:
+        _decode_entry = msgspec.json.Decoder(_Entry).decode
     state = state.copy() if state is not None else ScanState()
     rows: list[ScanRow] | None = [] if with_rows else None
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))

@@ -3,17 +3,19 @@ and the batches they get."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.context import BaseContext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitui.store import tuning
 from pitui.store.catalog.codec import pack_rows
 from pitui.store.catalog.scan import ScanState, check_digest, os_reason, scan_file
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
+# (multiprocessing and concurrent.futures are imported when a pool is made: a listing from the
+# cache, or of a few files, does without them and their 30 ms of imports)
 
 __all__ = [
     "MAX_WORKERS",
@@ -45,8 +47,9 @@ MAX_WORKERS = 4
 BATCH_BYTES = 8 << 20
 BATCH_FILES = 64
 
-# What makes worker processes unusable here (the rest is then scanned in this process).
-POOL_ERRORS = (OSError, RuntimeError, ValueError, ImportError, BrokenProcessPool)
+# What makes worker processes unusable here (the rest is then scanned in this process);
+# concurrent.futures' BrokenProcessPool is a RuntimeError.
+POOL_ERRORS = (OSError, RuntimeError, ValueError, ImportError)
 
 
 def scan_job(path: str, blob: bytes | None, check: bytes | None) -> Outcome:
@@ -94,6 +97,8 @@ def pool_context() -> BaseContext:
     if they cannot start, making the pool fails with one of ``POOL_ERRORS`` and the caller scans
     in this process.
     """
+    import multiprocessing
+
     method = "fork" if tuning.can_fork() else "forkserver"
     if method not in multiprocessing.get_all_start_methods():
         method = "spawn"
@@ -126,6 +131,8 @@ def batches(jobs: list[Job]) -> list[list[Job]]:
 def scan_in_pool(jobs: list[Job], workers: int) -> Iterator[tuple[Job, Outcome]]:
     """Each job and its outcome, scanned by ``workers`` processes, in the order they finish.
     Raises one of ``POOL_ERRORS`` when the processes cannot be started or die."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     with ProcessPoolExecutor(max_workers=workers, mp_context=pool_context()) as pool:
         futures = {pool.submit(_scan_batch, batch): batch for batch in batches(jobs)}
         for future in as_completed(futures):
