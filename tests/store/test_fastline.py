@@ -260,8 +260,9 @@ def _read(path: str, fast: bool) -> tuple[Any, ...]:
             [str(p) for p in session.problems],
             session.unparsed,
             session.header,
-            session.labels,
-            session.leaf_id,
+            # An array or object id is an Opaque key, equal only to itself: compared as spelt.
+            repr(session.labels),
+            repr(session.leaf_id),
             (session.read_upto, session.next_line, session.torn_line),
         )
         if session.source is not None:
