@@ -72,9 +72,12 @@ PRESETS = {
     # listing at scale: 10,000 sessions of about 1.4 GB in all (smaller ones than "full"'s), and a
     # small big session (this set is for the listing and the picker)
     "10k": Params(big_entries=10_000, sessions=10_000, projects=120, median_size=48_000),
+    # one session at scale: 1,000,000 entries, about 1 GB (this set is for the open and the
+    # session view; its folder of sessions is small)
+    "1g": Params(big_entries=1_000_000, sessions=50, projects=4),
 }
 # the disk each preset takes, about
-_DISK = {"full": 700e6, "quick": 80e6, "10k": 1.5e9}
+_DISK = {"full": 700e6, "quick": 80e6, "10k": 1.5e9, "1g": 1.2e9}
 
 
 # --------------------------------------------------------------------------------------------
@@ -203,7 +206,11 @@ def iter_lines(path: Path) -> Iterator[bytes]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small data: 10,000 entries, 200 sessions")
-    ap.add_argument("--preset", choices=sorted(PRESETS), help="a preset by name (10k: 10,000 sessions, 1.4 GB)")
+    ap.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        help="a preset by name (10k: 10,000 sessions, 1.4 GB; 1g: a 1,000,000-entry, 1 GB session)",
+    )
     ap.add_argument("--out", type=Path, help="cache folder (default $TMPDIR/pitui-bench)")
     ap.add_argument("--force", action="store_true", help="generate even if the cache is up to date")
     ap.add_argument(

@@ -6,10 +6,13 @@ field (``pitui inspect FILE --json``).
 
 from __future__ import annotations
 
+import itertools
+from operator import attrgetter
 from typing import Any
 
 from pitui.store.js import MISSING, Opaque, js_len, js_string, js_truthy
 from pitui.store.jsonl import prepare
+from pitui.store.model import Tree
 from pitui.store.pi_verdict import pi_verdicts
 from pitui.store.reader import Session
 from pitui.store.totals import stats_json
@@ -97,9 +100,53 @@ def inspect_session(session: Session) -> dict[str, Any]:
     prepared where they are put in).
     """
     tree = session.tree()
-    # The oracle flattens the tree from the roots down, so entries caught in a parentId cycle
-    # (unreachable from any root) are not listed; a node placed twice (duplicate ids) has the
-    # same children both times.
+    entries = session.entries
+    # Ids, types and parents all strings (or no parent) and no id twice: every file pi writes.
+    # Then the three go out as they are (tuples are JSON arrays), with no per-entry checks.
+    triples = list(map(_TRIPLE, entries))
+    plain = len(session.by_id) == len(entries) and _all_plain(triples)
+    children = _children_plain(tree) if plain else _children(tree)
+    labels = _labels(session)
+    projection = session.projection()
+    messages = [message_digest(m) for p in projection for m in p.messages]
+    thinking, model = session.context_settings()
+    result: dict[str, Any] = {
+        "header": prepare(session.header),
+        "entryIds": triples if plain else [[_id(e.id), _id(e.type), _id(e.parent_id)] for e in entries],
+        "leafId": session.leaf_id if session.leaf_id is MISSING else _id(session.leaf_id),
+        "branch": list(map(_ID, session.path_to())) if plain else [_id(e.id) for e in session.path_to()],
+        "tree": {"roots": [_id(r.id) for r in tree.roots], "children": children},
+        "labels": prepare(labels),
+        "name": session.name,
+        "context": {"model": prepare(model), "thinkingLevel": prepare(thinking), "messages": messages},
+        "projection": [[_id(p.entry.id), len(p.messages)] for p in projection],
+        # what pi 1.6.0 does with the file where it is not what pitui does (pitui's own key)
+        "pi": [verdict.as_json() for verdict in pi_verdicts(session, projection)],
+    }
+    if result["leafId"] is MISSING:
+        del result["leafId"]
+    if thinking is MISSING:
+        del result["context"]["thinkingLevel"]
+    result["stats"] = stats_json(entries)
+    return result
+
+
+_TRIPLE = attrgetter("id", "type", "parent_id")
+_ID = attrgetter("id")
+_STR_OR_NONE = frozenset({str, type(None)})
+
+
+def _all_plain(triples: list[tuple[Any, Any, Any]]) -> bool:
+    """Whether every id, type and parent is a string or null (each then goes out as it is)."""
+    return set(map(type, itertools.chain.from_iterable(triples))) <= _STR_OR_NONE
+
+
+def _children(tree: Tree) -> dict[str, list[Any]]:
+    """The tree's children as the oracle lists them, for any ids.
+
+    The oracle flattens the tree from the roots down, so entries caught in a parentId cycle
+    (unreachable from any root) are not listed; a node placed twice (duplicate ids) has the
+    same children both times."""
     children: dict[str, list[Any]] = {}
     stack = list(tree.roots)
     pop, push, children_of = stack.pop, stack.extend, tree.children.get
@@ -114,34 +161,31 @@ def inspect_session(session: Session) -> dict[str, Any]:
         ids = [k.id for k in kids]
         children[key] = ids if all(type(i) is str for i in ids) else [_id(k.id) for k in kids]
         push(kids)
-    labels: dict[str, Any] = {}
+    return children
+
+
+def _children_plain(tree: Tree) -> dict[str, list[Any]]:
+    """:func:`_children` when ids are strings and unique: each node is met once (a parentId
+    cycle is never reached from a root), in the same order."""
+    children: dict[str, list[Any]] = {}
+    stack = list(tree.roots)
+    pop, push, children_of = stack.pop, stack.extend, tree.children.get
+    while stack:
+        node = pop()
+        kids = children_of(node.id)
+        if kids is not None:
+            children[node.id] = list(map(_ID, kids))
+            push(kids)
+    return children
+
+
+def _labels(session: Session) -> dict[str, Any]:
+    """The labels in force, in the file order of the entries they are on."""
+    labels = session.labels
+    if not labels:
+        return {}
+    out: dict[str, Any] = {}
     for entry in session.entries:
-        if entry.id in session.labels:
-            labels[_key(entry.id)] = session.labels[entry.id]
-    projection = session.projection()
-    messages = [message_digest(m) for p in projection for m in p.messages]
-    thinking, model = session.context_settings()
-    result: dict[str, Any] = {
-        "header": prepare(session.header),
-        "entryIds": [
-            [e.id, e.type, e.parent_id]
-            if type(e.id) is str and type(e.type) is str and (e.parent_id is None or type(e.parent_id) is str)
-            else [_id(e.id), _id(e.type), _id(e.parent_id)]
-            for e in session.entries
-        ],
-        "leafId": session.leaf_id if session.leaf_id is MISSING else _id(session.leaf_id),
-        "branch": [_id(e.id) for e in session.path_to()],
-        "tree": {"roots": [_id(r.id) for r in tree.roots], "children": children},
-        "labels": prepare(labels),
-        "name": session.name,
-        "context": {"model": prepare(model), "thinkingLevel": prepare(thinking), "messages": messages},
-        "projection": [[_id(p.entry.id), len(p.messages)] for p in projection],
-        # what pi 1.6.0 does with the file where it is not what pitui does (pitui's own key)
-        "pi": [verdict.as_json() for verdict in pi_verdicts(session, projection)],
-    }
-    if result["leafId"] is MISSING:
-        del result["leafId"]
-    if thinking is MISSING:
-        del result["context"]["thinkingLevel"]
-    result["stats"] = stats_json(session.entries)
-    return result
+        if entry.id in labels:
+            out[_key(entry.id)] = labels[entry.id]
+    return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from pitui.store.js import MISSING, js_truthy
@@ -30,30 +31,30 @@ def select_entries(path: Sequence[Entry]) -> list[Entry]:
     compaction carries its own copy of the prompt), then everything after it. Older
     compactions in the kept range stay in the list; they give no messages (:func:`project`).
     """
-    last = None
-    for index, entry in enumerate(path):
-        if entry.type == "compaction":
-            last = index
-    if last is None:
+    types = list(map(_TYPE, path))
+    if "compaction" not in types:
         return list(path)  # a copy: the path itself may be cached
+    last = len(types) - 1 - types[::-1].index("compaction")
     compaction = path[last]
-    # pi looks the compaction up again by id (``findIndex``): the first entry with that id.
-    at = next((i for i, e in enumerate(path) if e is compaction or _same_id(e.id, compaction.id)), last)
-    selected = [compaction]
+    # pi looks the compaction up again by id (``findIndex``): the first entry with that id
+    # (an entry is only itself: ``path.index`` finds it by identity).
+    at = path.index(compaction)
+    ids = list(map(_ID, path[:at]))
+    if type(compaction.id) is str and compaction.id in ids:  # an earlier entry with its id
+        at = ids.index(compaction.id)
     first_kept = compaction.get("firstKeptEntryId")
-    keeping = False
-    for entry in path[:at]:
-        if entry.id == first_kept:
-            keeping = True
-        if keeping and not (entry.type == "message" and entry.role == "system"):
+    # pi keeps from the first entry whose id is firstKeptEntryId (none found: nothing before)
+    start = ids.index(first_kept) if first_kept in ids[:at] else at
+    selected = [compaction]
+    for entry in path[start:at]:
+        if not (entry.type == "message" and entry.role == "system"):
             selected.append(entry)
     selected.extend(path[at + 1 :])
     return selected
 
 
-def _same_id(a: Any, b: Any) -> bool:
-    """``a === b`` for two ids (strings in every file pi writes)."""
-    return type(a) is str and type(b) is str and a == b
+_TYPE = attrgetter("type")
+_ID = attrgetter("id")
 
 
 def context_messages(entry: Entry) -> list[dict[str, Any]]:

@@ -117,14 +117,17 @@ def _context_verdict(session: Session, projection: list[ProjectedEntry] | None) 
     leaf = session._context_leaf(session.leaf_id)
     if leaf is None:
         return None
-    if session.in_cycle(leaf):
+    path = session._walk_up(leaf)
+    # The walk up stops at a root (no parent, or one not in the file), or where it came round.
+    top = path[0].parent_id if path else None
+    if top and top in session.by_id and session.in_cycle(leaf):
         return Verdict(
             CONTEXT,
             None,
             None,
             "a parentId cycle on the path to the leaf: pi walks it until it runs out of memory and aborts",
         )
-    for entry in session._walk_up(leaf):
+    for entry in path:
         # The line index knows the role of every message that is an object: only the others
         # are read again.
         if entry.type == "message" and entry.role is MISSING and entry.message in (None, MISSING):

@@ -7,6 +7,8 @@ remembers where its line is, and the body is decoded again only when asked for.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import os
 import stat
 from collections.abc import Iterable
@@ -398,6 +400,8 @@ class Session:
             for e in self.entries
             if e.parent_id and e.parent_id != e.id and e.parent_id not in self.by_id
         ]
+        if _parents_first(self.entries, self.by_id):
+            return problems  # every parent comes before its children: no cycle
         tree = self.tree()
         reached: set[int] = set()
         stack = list(tree.roots)
@@ -480,14 +484,19 @@ class Session:
         leaf = self._context_leaf(self.leaf_id if leaf_id is MISSING else leaf_id)
         thinking: Any = "off"
         model: dict[str, Any] | None = None
-        for entry in self._walk_up(leaf):
-            if entry.type == "thinking_level_change":
-                thinking = entry.get("thinkingLevel")
-            elif entry.type == "model_change":
+        path = self._walk_up(leaf)
+        # The later entry wins: each found by looking back from the leaf.
+        for entry in reversed(path):
+            if entry.type == "model_change":
                 model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
-            elif entry.provider_model is not None:
+                break
+            if entry.provider_model is not None:
                 provider, model_id = entry.provider_model
                 model = {"provider": provider, "modelId": model_id}
+                break
+        types = [entry.type for entry in path]
+        if "thinking_level_change" in types:
+            thinking = path[len(types) - 1 - types[::-1].index("thinking_level_change")].get("thinkingLevel")
         return thinking, model
 
     def context(self, leaf_id: Any = MISSING) -> SessionContext:
@@ -498,6 +507,22 @@ class Session:
         return SessionContext(messages, thinking, model, [p.entry for p in projection], projection)
 
 
+def _parents_first(entries: list[Entry], by_id: dict[Any, Entry]) -> bool:
+    """Whether the ids are unique strings and every parent in the file is on an earlier line
+    (as pi writes them): then walking up from any entry ends at a root. Without a loop in
+    Python, for a big session."""
+    if len(by_id) != len(entries):
+        return False
+    ids = list(map(_ID, entries))
+    if set(map(type, ids)) != {str}:
+        return not entries
+    place = dict(zip(ids, itertools.count()))
+    parents = map(place.get, map(_PARENT, entries), itertools.repeat(-1))
+    return all(map(operator.lt, parents, itertools.count()))
+
+
+_ID = operator.attrgetter("id")
+_PARENT = operator.attrgetter("parent_id")
 _UNTRIMMED = "skipped: it starts with a byte order mark or a space JSON does not allow (pi 1.6.0 cannot parse it)"
 _JSON_SPACE = b" \t\r"
 

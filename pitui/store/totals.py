@@ -38,6 +38,7 @@ from pitui.store.model import Entry
 __all__ = ["SessionStats", "TotalsCounter", "entries_stats", "session_stats", "stats_json"]
 
 _USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
+_NUMBER_TYPES = frozenset({int, float})
 
 
 class _JSTypeError(Exception):
@@ -114,16 +115,21 @@ class SessionStats:
         }
 
 
+def _numbers(values: list[Any]) -> bool:
+    return set(map(type, values)) <= _NUMBER_TYPES
+
+
 class TotalsCounter:
     """pi's ``getSessionStats`` loop, fed one entry at a time in file order."""
 
-    __slots__ = ("counts", "error", "exact", "shown")
+    __slots__ = ("counts", "error", "exact", "numbers", "shown")
 
     def __init__(self) -> None:
         self.counts = [0, 0, 0, 0, 0]  # user, assistant, toolCalls, toolResult, message entries
         self.exact: list[Any] = [0, 0, 0, 0, 0]
         self.shown: list[int | float] = [0, 0, 0, 0, 0]
         self.error: str | None = None
+        self.numbers = True  # every exact sum is an int or a float (no string concatenated in)
 
     def _fail(self, error: _JSTypeError) -> None:
         if self.error is None:
@@ -144,6 +150,7 @@ class TotalsCounter:
         for index, value in enumerate(figures):
             exact[index] = js_plus(exact[index], value)
             shown[index] += _shown(value)
+        self.numbers = _numbers(exact)
 
     def add_known(self, role: str, figures: tuple[Any, ...]) -> None:
         """An assistant or tool result message from what the line index kept of it
@@ -158,12 +165,25 @@ class TotalsCounter:
             if not figures:
                 return
         exact, shown = self.exact, self.shown
+        tokens_in, tokens_out, read, write, cost = figures[0], figures[1], figures[2], figures[3], figures[4]
+        shown[0] += tokens_in
+        shown[1] += tokens_out
+        shown[2] += read
+        shown[3] += write
+        shown[4] += cost
+        if self.numbers:
+            # Plain (finite) numbers: JavaScript's + is a float addition, as js_plus does it.
+            exact[0] = float(exact[0]) + tokens_in
+            exact[1] = float(exact[1]) + tokens_out
+            exact[2] = float(exact[2]) + read
+            exact[3] = float(exact[3]) + write
+            exact[4] = float(exact[4]) + cost
+            return
         for index in range(5):
             value, total = figures[index], exact[index]
-            # Plain (finite) numbers: JavaScript's + is a float addition, as js_plus does it.
             kind = type(total)
             exact[index] = float(total) + value if kind is float or kind is int else js_plus(total, value)
-            shown[index] += value
+        self.numbers = _numbers(exact)
 
     def add_message_role(self, role: Any) -> None:
         """A message entry whose message is an object with ``role`` and needs no body: a
