@@ -102,7 +102,7 @@ def inspect_session(session: Session) -> dict[str, Any]:
     tree = session.tree()
     entries = session.entries
     # Ids, types and parents all strings (or no parent) and no id twice: every file pi writes.
-    # Then the three go out as they are (tuples are JSON arrays), with no per-entry checks.
+    # Then the three go out as they are, with no per-entry checks.
     triples = list(map(_TRIPLE, entries))
     plain = len(session.by_id) == len(entries) and _all_plain(triples)
     children = _children_plain(tree) if plain else _children(tree)
@@ -112,7 +112,9 @@ def inspect_session(session: Session) -> dict[str, Any]:
     thinking, model = session.context_settings()
     result: dict[str, Any] = {
         "header": prepare(session.header),
-        "entryIds": triples if plain else [[_id(e.id), _id(e.type), _id(e.parent_id)] for e in entries],
+        "entryIds": list(map(list, triples))
+        if plain
+        else [[_id(e.id), _id(e.type), _id(e.parent_id)] for e in entries],
         "leafId": session.leaf_id if session.leaf_id is MISSING else _id(session.leaf_id),
         "branch": list(map(_ID, session.path_to())) if plain else [_id(e.id) for e in session.path_to()],
         "tree": {"roots": [_id(r.id) for r in tree.roots], "children": children},
