@@ -29,7 +29,9 @@ def _json_out(value: Any) -> None:
 
 
 def _pretty_json_out(value: Any, prepared: bool = False) -> None:
-    sys.stdout.buffer.write(dumps(value, indent=True, prepared=prepared) + b"\n")
+    out = sys.stdout.buffer
+    out.write(dumps(value, indent=True, prepared=prepared))  # not joined to the newline: a big report is not copied
+    out.write(b"\n")
 
 
 # ---------------------------------------------------------------------- reading

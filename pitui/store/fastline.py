@@ -24,7 +24,7 @@ It is exact by refusing: anything it cannot decide the way the exact path
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -66,7 +66,9 @@ class _Message(msgspec.Struct):
 
 
 class _Line(msgspec.Struct):
-    type: str = MISSING
+    # Only message lines are read here (the rest keep their whole value): another type is
+    # refused at once, and the one string every such line shares is not made again per line.
+    type: Literal["message"] = MISSING
     id: str = MISSING
     parentId: str | None = MISSING
     timestamp: str = MISSING
@@ -98,8 +100,8 @@ def message_entry(line: bytes, number: int, offset: int, source: LineSource | No
         value = _line_decoder.decode(line)
     except _REFUSED:
         return None
-    if value.type != "message":
-        return None  # the other entries keep their whole value: the exact path reads them
+    if value.type is MISSING:
+        return None  # the exact path reads it (an entry without a type)
     entry = Entry.__new__(Entry)
     entry.type = "message"
     entry.id = value.id
@@ -115,7 +117,8 @@ def message_entry(line: bytes, number: int, offset: int, source: LineSource | No
     if message is MISSING:
         entry.role = MISSING
         return entry
-    entry.role = role = message.role
+    # The few roles, providers and models are shared by every entry, not held once per line.
+    entry.role = role = _ROLES.get(message.role, message.role)
     usage = message.usage
     if role == "assistant":
         if message.content:
@@ -125,7 +128,8 @@ def message_entry(line: bytes, number: int, offset: int, source: LineSource | No
                 return None
         else:
             content = None
-        entry.provider_model = (message.provider, message.model)
+        model = (message.provider, message.model)
+        entry.provider_model = _MODELS.get(model) or _share(model)
         entry.textless = _textless(message.stopReason, content)
         if usage:
             calls = 0
@@ -146,6 +150,29 @@ def message_entry(line: bytes, number: int, offset: int, source: LineSource | No
             (usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.cost.total, 0) if usage else ()
         )
     return entry
+
+
+_ROLES: dict[Any, str] = {
+    role: role
+    for role in (
+        "user",
+        "assistant",
+        "toolResult",
+        "system",
+        "custom",
+        "bashExecution",
+        "branchSummary",
+        "compactionSummary",
+    )
+}
+_MODELS: dict[tuple[Any, Any], tuple[Any, Any]] = {}
+_MODELS_KEPT = 512
+
+
+def _share(model: tuple[Any, Any]) -> tuple[Any, Any]:
+    if len(_MODELS) < _MODELS_KEPT:
+        _MODELS[model] = model
+    return model
 
 
 def _textless(stop: str | None, content: str | list[_Block] | None) -> bool:
