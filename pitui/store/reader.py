@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pitui.store import fastline, parallel, tuning
+from pitui.store.blocks import load_in_blocks
 from pitui.store.context import ProjectedEntry, project, projected_messages, select_entries
 from pitui.store.js import MISSING, as_key, js_trim, js_truthy
 from pitui.store.jsonl import BadLine, iter_lines, parse_fast, split_lines
@@ -71,10 +72,18 @@ class Session:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise NotASessionError(f"{path}: not a regular file")
-            with open(os.dup(fd), "rb", buffering=0) as raw:
-                data = raw.readall()  # one buffer of the file's size, not chunks joined into a copy
             source = None if keep_bodies else LineSource(path, fd)
-            session = cls.from_bytes(data, path=path, keep_bodies=keep_bodies, source=source)
+            # A big file is read in blocks, not held whole (pitui.store.blocks).
+            read = None
+            if source is not None and tuning.read_in_blocks(st.st_size):
+                read = load_in_blocks(cls, fd, path, source, st.st_size)
+            if read is not None:
+                session, size = read, st.st_size
+            else:
+                with open(os.dup(fd), "rb", buffering=0) as raw:
+                    data = raw.readall()  # one buffer of the file's size, not chunks joined into a copy
+                session, size = cls.from_bytes(data, path=path, keep_bodies=keep_bodies, source=source), len(data)
+                del data
         except BaseException:
             if source is not None:
                 source.close()
@@ -83,7 +92,7 @@ class Session:
             raise
         if source is None:
             os.close(fd)
-        session.disk = DiskState(st.st_dev, st.st_ino, len(data), st.st_mtime_ns)  # size as read
+        session.disk = DiskState(st.st_dev, st.st_ino, size, st.st_mtime_ns)  # size as read
         return session
 
     @classmethod
@@ -105,9 +114,12 @@ class Session:
         header: dict[str, Any] | None,
         base_offset: int,
         first_number: int,
+        *,
+        index: bool = True,
     ) -> Session:
         """The one reading loop. With ``header`` given, ``data`` continues a v3 file from
-        ``base_offset`` (line ``first_number``): the lines pi appended since it was read."""
+        ``base_offset`` (line ``first_number``): the lines pi appended since it was read (or the
+        next block of a file read in blocks). ``index``: build the index (a whole file)."""
         session = cls(path)
         where = path or "<memory>"
         if keep_bodies:
@@ -230,7 +242,7 @@ class Session:
         if needs_migration:
             migrate(header, entries, parsed_order, session.original_version)
         session.entries = entries
-        if not continuing:
+        if not continuing and index:
             session._build_index()
         return session
 

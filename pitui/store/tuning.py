@@ -98,3 +98,22 @@ def parallel_workers() -> int:
     except (AttributeError, OSError):
         return 0
     return max(0, min(cores - 1, int(idle), MAX_WORKERS))
+
+
+# ---------------------------------------------------------------------- reading in blocks
+
+# Files at least this big are read in blocks of READ_BLOCK_BYTES (pitui.store.blocks), so that
+# the whole file is never in memory beside its entries (a 100 MB session read whole peaks at
+# its size more), unless idle cores read it in parallel (which needs it whole): up to
+# BLOCKS_ALWAYS_BYTES, where the memory matters more than the cores.
+BLOCKS_MIN_BYTES = 32 << 20
+BLOCKS_ALWAYS_BYTES = 256 << 20
+# Smaller than PARALLEL_MIN_BYTES: a block is never read in parallel.
+READ_BLOCK_BYTES = 8 << 20
+
+
+def read_in_blocks(size: int) -> bool:
+    """Whether a file of ``size`` bytes is read in blocks rather than whole."""
+    if size < BLOCKS_MIN_BYTES:
+        return False
+    return size >= BLOCKS_ALWAYS_BYTES or parallel_workers() < 1

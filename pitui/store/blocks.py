@@ -1,0 +1,83 @@
+"""Reading a big session file in blocks, so that the whole file is never held in memory.
+
+A 1 GB session read whole is a 1 GB buffer next to the entries built from it. Read in blocks,
+each block is read with the reading loop's rules and dropped: the first block as a file's
+start, the others as what follows it (as :meth:`Session.refresh` reads what pi appended),
+and the entries are indexed once at the end, as when the file is read whole.
+
+Blocks end after a line that ends with ``}``, so that no block ends inside a line, and the
+whitespace trimmed from the end of each block's content (a file's end is trimmed as pi's
+``trim()`` does) is only its newline: every line reads as it reads in the whole file.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from pitui.store import tuning
+from pitui.store.model import NotASessionError
+
+if TYPE_CHECKING:
+    from pitui.store.model import LineSource
+    from pitui.store.reader import Session
+
+_BOUNDARY = b"}\n"
+
+
+def load_in_blocks(cls: type[Session], fd: int, path: str, source: LineSource, size: int) -> Session | None:
+    """The session in ``fd`` (``size`` bytes) read in blocks, or None when it must be read whole:
+    its first line is not a current-version header (a v1 or v2 file is migrated whole; a byte
+    order mark before the header is decided with the lines after it), or it changed size."""
+    block = tuning.READ_BLOCK_BYTES
+    data = os.pread(fd, min(block, size), 0)
+    end = _boundary(data, size)
+    while end is None and len(data) < size:  # a first line longer than a block
+        rest = os.pread(fd, min(block, size - len(data)), len(data))
+        if not rest:
+            return None
+        data += rest
+        end = _boundary(data, size)
+    if end is None or not data.startswith(b"{"):
+        return None
+    try:
+        first = cls._from_bytes(data[:end], path, False, source, None, 0, 1, index=False)
+    except NotASessionError:
+        return None  # no header in the first block: the whole file decides
+    header = first.header
+    if header is None or first.migrated or first.header_offset != 0:
+        return None
+    pending = data[end:]
+    offset = end + len(pending)  # how far the file was read
+    base = end  # where ``pending`` starts in the file
+    entries, problems, unparsed = first.entries, first.problems, first.unparsed
+    while pending or offset < size:
+        more_bytes = os.pread(fd, min(block, size - offset), offset) if offset < size else b""
+        offset += len(more_bytes)
+        data = pending + more_bytes if pending else more_bytes
+        cut = _boundary(data, len(data) if offset >= size else -1)
+        if cut is None:  # no line end in this block: read more
+            pending = data
+            if not more_bytes:
+                break
+            continue
+        more = cls._from_bytes(data[:cut], path, False, source, header, base, first.next_line, index=False)
+        entries += more.entries
+        problems += more.problems
+        unparsed += more.unparsed
+        first.read_upto, first.next_line, first.torn_line = more.read_upto, more.next_line, more.torn_line
+        base += cut
+        pending = data[cut:]
+    if offset != size or pending:
+        return None  # the file changed size while it was read: read it whole
+    first._build_index()
+    return first
+
+
+def _boundary(data: bytes, size: int) -> int | None:
+    """Where a block of ``data`` ends: after its last line that ends with ``}``, or at its end
+    when it is the rest of the file (``size`` is its length), or None when it holds no such line."""
+    if len(data) == size:
+        return size
+    at = data.rfind(_BOUNDARY)
+    return None if at < 0 else at + len(_BOUNDARY)

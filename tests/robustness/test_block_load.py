@@ -1,0 +1,110 @@
+"""Big files are read in blocks, never held whole: the session read must be exactly the one a
+read of the whole file gives (entries, problems, line numbers, leaf, torn last line, labels),
+wherever the blocks end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.mixed_session import make_entry as _entry
+from helpers.mixed_session import mixed_lines as _lines
+from helpers.mixed_session import signature as _signature
+
+from pitui.store import blocks as blocks_mod
+from pitui.store import tuning
+from pitui.store.model import NotASessionError
+from pitui.store.reader import Session
+
+
+def _whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
+    monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 1 << 62)
+    try:
+        return _signature(Session.load(str(path)))
+    except NotASessionError:
+        return "not a session"
+
+
+def _in_blocks(path: Path, monkeypatch: pytest.MonkeyPatch, block: int, *, expect_blocks: bool = True) -> Any:
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
+    monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 0)
+    monkeypatch.setattr(tuning, "BLOCKS_ALWAYS_BYTES", 0)
+    monkeypatch.setattr(tuning, "READ_BLOCK_BYTES", block)
+    results: list[Any] = []
+    load = blocks_mod.load_in_blocks
+
+    def spy(*args: Any) -> Any:
+        result = load(*args)
+        results.append(result)
+        return result
+
+    monkeypatch.setattr("pitui.store.reader.load_in_blocks", spy)
+    try:
+        read: Any = _signature(Session.load(str(path)))
+    except NotASessionError:
+        read = "not a session"
+    assert results, "the block reader was not asked"
+    assert (results[0] is not None) == expect_blocks
+    return read
+
+
+@pytest.mark.parametrize("block", [64, 997, 4096, 1 << 16])
+def test_same_as_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(3000)) + b"\n")
+    whole = _whole(path, monkeypatch)
+    assert _in_blocks(path, monkeypatch, block) == whole
+    assert len(whole[0]) > 2000 and whole[1]  # entries, and problems (bad lines, duplicate ids)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [b'{"type":"message","id":"torn', b'{"type":"message","id":"torn"}', b"\n \n\t", b"\r\n  \n", b"}\n}\n"],
+)
+def test_last_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tail: bytes) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(800)) + b"\n" + tail)
+    assert _in_blocks(path, monkeypatch, 333) == _whole(path, monkeypatch)
+
+
+def test_lines_longer_than_a_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = _lines(300)
+    long = json.dumps(_entry(90000, "0000012c", message={"role": "user", "content": "y" * 5000})).encode()
+    lines[1:1] = [long]  # the first block holds no whole line after the header's
+    lines.insert(150, long.replace(b"90000", b"90001"))
+    lines.insert(151, b"   " + long.replace(b"90000", b"90002") + b"  \xe2\x80\xa8")  # whitespace JSON.parse refuses
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert _in_blocks(path, monkeypatch, 512) == _whole(path, monkeypatch)
+
+
+def test_what_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Old versions (migrated whole), and a file whose start is not a plain header line."""
+    lines = _lines(400)
+    for head in (
+        b'{"type":"session","id":"x","timestamp":"t"}',
+        b'{"type":"session","version":2,"id":"x"}',
+        "\ufeff".encode() + lines[0],
+        b" " + lines[0],
+        b"garbage",
+    ):
+        path = tmp_path / "s.jsonl"
+        path.write_bytes(b"\n".join([head, *lines[1:]]) + b"\n")
+        assert _in_blocks(path, monkeypatch, 256, expect_blocks=False) == _whole(path, monkeypatch)
+
+
+def test_following_the_file_after_a_block_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(900)) + b"\n" + b'{"type":"message","id":"tor')
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
+    monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 0)
+    monkeypatch.setattr(tuning, "READ_BLOCK_BYTES", 700)
+    s = Session.load(str(path))
+    assert s.torn_line
+    with path.open("ab") as f:
+        f.write(b'n","parentId":null}\n' + json.dumps(_entry(99999, "torn")).encode() + b"\n")
+    assert s.refresh() == 2
+    assert _signature(s)[:9] == _whole(path, monkeypatch)[:9]
