@@ -1,7 +1,7 @@
 """The session view on the big generated session: its first screen against pi's own open, and
 the tree's actions once it is shown.
 
-    python -m devkit.bench.view_bench [-n 5] [--reps 30] [--quick] [--only first,actions] [--out DIR]
+    python -m devkit.bench.view_bench [-n 5] [--reps 30] [--quick | --preset P] [--only first,actions] [--out DIR]
 
 A script, not a test: it prints one JSON object on stdout (progress and every run on stderr)
 and never fails on the figures. See devkit/bench/README.md.
@@ -231,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", "--runs", type=int, default=5, help="runs of each program for the first screen")
     ap.add_argument("--reps", type=int, default=30, help="repetitions of each tree action")
     ap.add_argument("--quick", action="store_true", help="the small data set (10,000 entries)")
+    ap.add_argument("--preset", choices=sorted(generate.PRESETS), help="a data preset by name (1g: 1,000,000 entries)")
     ap.add_argument(
         "--only", default="first,pi_view,actions", help="first, pi_view, actions, or several (comma-separated)"
     )
@@ -239,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     only = set(args.only.split(","))
 
-    data = generate.ensure("quick" if args.quick else "full", args.out, log=log)
+    data = generate.ensure(args.preset or ("quick" if args.quick else "full"), args.out, log=log)
     big = data.big
     with big.open("rb") as f:  # both programs start with the file in the page cache
         while f.read(1 << 22):
