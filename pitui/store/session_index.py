@@ -44,6 +44,7 @@ from pitui.store.js import MISSING, strip_js_whitespace
 from pitui.store.jsonl import parse_fast
 from pitui.store.migrate import CURRENT_VERSION, version_number
 from pitui.store.model import DiskState, Entry, LineProblem, LineSource
+from pitui.store.reader import _UNTRIMMED
 
 if TYPE_CHECKING:
     from pitui.store.reader import Session
@@ -74,6 +75,7 @@ class _Index(msgspec.Struct, array_like=True):
     torn_line: int
     header_offset: int
     header_length: int
+    count: int  # entries
     problems: list[tuple[int, str]]  # the reading loop's, before duplicate ids were counted
     unparsed: list[tuple[int, int]]
     # A message whose fields the index holds: (id, parentId, timestamp, line number, offset,
@@ -83,6 +85,14 @@ class _Index(msgspec.Struct, array_like=True):
     # Any other entry, read from its line again: (its place among the entries, line number,
     # offset, length), in file order.
     others: list[tuple[int, int, int, int]]
+
+
+_DIGEST = 16
+
+
+def _digest(body: bytes | memoryview) -> bytes:
+    """The checksum stored before the index's body: a damaged index file is a miss."""
+    return hashlib.blake2b(body, digest_size=_DIGEST).digest()
 
 
 _encoder = msgspec.msgpack.Encoder()
@@ -107,10 +117,16 @@ class IndexCache:
     and :meth:`write_pending` writes it (the app, once the first screen is drawn); else the index
     is written at the end of the load that missed it."""
 
-    def __init__(self, directory: str, *, deferred: bool = False, cap_bytes: int = CAP_BYTES) -> None:
+    def __init__(
+        self, directory: str, *, deferred: bool = False, cap_bytes: int = CAP_BYTES, min_bytes: int = MIN_BYTES
+    ) -> None:
         self.directory = directory
         self.deferred = deferred
         self.cap_bytes = cap_bytes
+        self.min_bytes = min_bytes
+        # How the last load went: "hit" (from the index), "grown" (the index and the lines
+        # appended since), "miss" (read whole), "" (not asked yet).
+        self.last = ""
         self._pending: dict[str, tuple[Any, ...]] = {}
         self._lock = threading.Lock()
 
@@ -128,14 +144,16 @@ class IndexCache:
 
     def reopen(self, cls: type[Session], path: str, source: LineSource, st: os.stat_result) -> Session | None:
         """The session from its index and the lines appended since, or None (read it whole)."""
-        if st.st_size < MIN_BYTES:
+        self.last = "miss"
+        if st.st_size < self.min_bytes:
             return None
         try:
             with open(self.file_for(path), "rb") as handle:
                 blob = handle.read()
-            if not blob.startswith(MAGIC):
-                return None
-            index = _decoder.decode(memoryview(blob)[len(MAGIC) :])
+            body = memoryview(blob)[len(MAGIC) + _DIGEST :]
+            if blob[: len(MAGIC)] != MAGIC or blob[len(MAGIC) : len(MAGIC) + _DIGEST] != _digest(body):
+                return None  # another program's file, or one cut short or damaged
+            index = _decoder.decode(body)
             if index.format != FORMAT or not self._still_valid(index, path, source, st):
                 return None
             session = _restore(cls, index, path, source)
@@ -150,9 +168,11 @@ class IndexCache:
             except Exception:  # the file changed again while read: read it whole
                 return None
             session._build_index()
+            self.last = "grown"
             self.remember(session)
         else:
             session._build_index()
+            self.last = "hit"
         return session
 
     @staticmethod
@@ -170,7 +190,7 @@ class IndexCache:
 
     def remember(self, session: Session) -> None:
         """Note a session just read, to be indexed (now, unless ``deferred``)."""
-        snapshot = _snapshot(session)
+        snapshot = _snapshot(session, self.min_bytes)
         if snapshot is None:
             return
         if not self.deferred:
@@ -197,6 +217,7 @@ class IndexCache:
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(MAGIC)
+                    handle.write(_digest(blob))
                     handle.write(blob)
                 os.replace(temp, self.file_for(path))
             except BaseException:
@@ -278,6 +299,8 @@ def _entries(index: _Index, source: LineSource) -> list[Entry]:
         entry._source = source
         entry._data = None
         append(entry)
+    if len(held) + len(index.others) != index.count:
+        raise ValueError("the index lost entries")
     if not index.others:
         return held
     entries: list[Entry] = []
@@ -319,15 +342,13 @@ def _grow(cls: type[Session], session: Session, source: LineSource, size: int) -
 # ---------------------------------------------------------------------- writing
 
 
-def _snapshot(session: Session) -> tuple[Any, ...] | None:
+def _snapshot(session: Session, min_bytes: int) -> tuple[Any, ...] | None:
     """What an index of ``session`` (just read) is made of, or None when it is not indexed.
     Cheap: the lists are copied, the columns are made by :func:`_encode` later."""
     disk, source, path = session.disk, session.source, session.path
     if path is None or disk is None or source is None or session.header is None or session.migrated:
         return None
-    if disk.size < MIN_BYTES or any(
-        p.reason.startswith("skipped: it starts with a byte order") for p in session.problems
-    ):
+    if disk.size < min_bytes or any(p.reason == _UNTRIMMED for p in session.problems):
         return None
     seen: set[Any] = set()
     duplicates = 0
@@ -397,6 +418,7 @@ def _encode(
         torn_line,
         header_offset,
         header_length,
+        len(entries),
         problems,
         unparsed,
         rows,
