@@ -16,6 +16,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -203,11 +204,13 @@ def run_pi(pi: Pi, big: Path) -> dict:
     return info
 
 
-def run_first_screen(big: Path, python: str) -> dict:
-    start = time.monotonic()
-    r = subprocess.run(
-        [python, "-c", FIRST_SCREEN, str(big)], capture_output=True, check=False, env=child_env(), cwd=REPO
-    )
+def run_first_screen(big: Path, python: str, cache_home: Path | None = None) -> dict:
+    """One launch to the first screen. ``cache_home`` (``XDG_CACHE_HOME``): where the session's
+    index is; None, a fresh empty folder (the session never opened before)."""
+    with tempfile.TemporaryDirectory(prefix="pitui-view-cache-") as fresh:
+        env = {**child_env(), "XDG_CACHE_HOME": str(cache_home or fresh)}
+        start = time.monotonic()
+        r = subprocess.run([python, "-c", FIRST_SCREEN, str(big)], capture_output=True, check=False, env=env, cwd=REPO)
     if r.returncode:
         raise RuntimeError(f"pitui: {r.stderr.decode(errors='replace')[-2000:]}")
     info = json.loads(r.stdout.splitlines()[-1])
@@ -232,7 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=30, help="repetitions of each tree action")
     ap.add_argument("--quick", action="store_true", help="the small data set (10,000 entries)")
     ap.add_argument(
-        "--only", default="first,pi_view,actions", help="first, pi_view, actions, or several (comma-separated)"
+        "--only",
+        default="first,reopen,pi_view,actions",
+        help="first, reopen, pi_view, actions, or several (comma-separated)",
     )
     ap.add_argument("--out", type=Path, help="data cache folder (default $TMPDIR/pitui-bench)")
     ap.add_argument("--python", default=sys.executable, help="the Python that runs pitui")
@@ -307,6 +312,25 @@ def main(argv: list[str] | None = None) -> int:
             "ratio": ratio,
             "target": TARGETS["first_screen_ratio"],
             "ok": ratio <= TARGETS["first_screen_ratio"],
+        }
+
+    if "reopen" in only:
+        # The session opened before: its index written by one launch, then the launches timed.
+        with tempfile.TemporaryDirectory(prefix="pitui-view-reopen-") as home:
+            run_first_screen(big, args.python, Path(home))
+            reopens = []
+            for i in range(args.runs):
+                reopens.append(run_first_screen(big, args.python, Path(home)))
+                log(f"  reopen {i + 1}: first screen {reopens[-1]['first_screen_s']:.3f} s")
+        pi_s = report.get("pi_open", {}).get("wall_s")
+        reopen_s = med([f["first_screen_s"] for f in reopens])
+        report["pitui_reopen_first_screen"] = {
+            "wall_s": reopen_s,
+            "runs_s": [round(f["first_screen_s"], 3) for f in reopens],
+            "cpu_s": med([f["cpu_s"] for f in reopens]),
+            "imported_s": med([f["imported_s"] for f in reopens]),
+            "loaded_s": med([f["loaded_s"] for f in reopens]),
+            **({"ratio": round(reopen_s / pi_s, 3), "target": 0.1} if pi_s else {}),
         }
 
     if "pi_view" in only:

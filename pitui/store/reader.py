@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitui.store import fastline, parallel, tuning
 from pitui.store.context import ProjectedEntry, project, projected_messages, select_entries
@@ -28,6 +28,9 @@ from pitui.store.model import (
     Tree,
     _sort_children,
 )
+
+if TYPE_CHECKING:
+    from pitui.store.session_index import IndexCache
 
 
 class Session:
@@ -56,8 +59,13 @@ class Session:
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def load(cls, path: str, *, keep_bodies: bool = False) -> Session:
-        """Read a session file, tolerating bad lines. Never writes.
+    def load(cls, path: str, *, keep_bodies: bool = False, index: IndexCache | None = None) -> Session:
+        """Read a session file, tolerating bad lines. Never writes (to the file).
+
+        With ``index`` (a :class:`~pitui.store.session_index.IndexCache`), a session read
+        before is restored from its index in that cache, reading only the lines appended since,
+        when the index still holds for the file; else the file is read whole and its index
+        written (now, or when the cache is told to). The session is the same either way.
 
         Raises :class:`NotASessionError` for a non-empty file that is not a pi session (or not
         a regular file), and ``OSError`` when the file cannot be read.
@@ -69,9 +77,15 @@ class Session:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise NotASessionError(f"{path}: not a regular file")
+            if index is not None and not keep_bodies:
+                source = LineSource(path, fd)
+                reopened = index.reopen(cls, path, source, st)
+                if reopened is not None:
+                    return reopened
             with open(os.dup(fd), "rb", buffering=0) as raw:
                 data = raw.readall()  # one buffer of the file's size, not chunks joined into a copy
-            source = None if keep_bodies else LineSource(path, fd)
+            if source is None and not keep_bodies:
+                source = LineSource(path, fd)
             session = cls.from_bytes(data, path=path, keep_bodies=keep_bodies, source=source)
         except BaseException:
             if source is not None:
@@ -82,6 +96,8 @@ class Session:
         if source is None:
             os.close(fd)
         session.disk = DiskState(st.st_dev, st.st_ino, len(data), st.st_mtime_ns)  # size as read
+        if index is not None and not keep_bodies:
+            index.remember(session)
         return session
 
     @classmethod

@@ -36,6 +36,7 @@ from pitui.store.model import FileChangedError, NotASessionError
 from pitui.store.pane import PaneItem, model_sees
 from pitui.store.reader import Session
 from pitui.store.session_cwd import missing_cwds
+from pitui.store.session_index import IndexCache
 from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.editing import SessionEditor
@@ -127,12 +128,12 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
     def load(self, select: Any = None) -> None:
         """Read the whole file and lay the tree out, off the UI thread (``select`` highlighted)."""
         height = max(self.query_one(SessionTree).size.height, self.app.size.height, 1)
-        self._load(select, self._filter_mode(), height)
+        self._load(select, self._filter_mode(), height, self.app.session_index)
 
     @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
-    def _load(self, select: Any, filter_mode: str, height: int) -> None:
+    def _load(self, select: Any, filter_mode: str, height: int, index: IndexCache) -> None:
         try:
-            session = Session.load(self.session_path)
+            session = Session.load(self.session_path, index=index)
             model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
             # The first screen, ready before it is drawn: the rows around the cursor (the tree
             # scrolls to show it) and the path up to it.
@@ -145,6 +146,7 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
         with contextlib.suppress(FileChangedError):  # changed already: the pane reads it again
             path = path_items(session, model.selected_id, items)
         self.app.call_from_thread(self._loaded, session, model, items, path)
+        index.write_pending()  # after the first screen: a session read whole is indexed now
 
     def _filter_mode(self) -> str:
         """The filter the tree shows now, or the configured one at first."""
