@@ -12,6 +12,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from helpers.bench_session import small_session
+from helpers.same_session import assert_same_session
+from helpers.strategies import mutated_bytes
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,9 +22,6 @@ from devkit.builder import entry, header, lines, msg
 from pitui.store import session_index
 from pitui.store.reader import Session
 from pitui.store.session_index import IndexCache, index_files
-from tests.conformance.test_bench_data import small_session
-from tests.helpers.same_session import assert_same_session
-from tests.helpers.strategies import mutated_bytes
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers.apps import opened, view_app
+from helpers.pilot import until
+from helpers.view_disk import tree_lines, turns
 
 from pitui.store.session_index import IndexCache, index_files
 from pitui.ui.widgets.session_tree import SessionTree
-from tests.ui.test_session_view_disk import tree_lines, turns
 
 SIZE = (100, 30)
 
@@ -19,7 +20,8 @@ async def first_screen(path: Path, tmp_path: Path, index: IndexCache) -> list[st
     app.session_index = index  # the cache folder of this test (the app's is the user's)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.pause()
+        # The index is written by the reading thread once the first screen is on its way.
+        await until(pilot, lambda: all(w.is_finished for w in app.workers if w.group == "session-load"))
         return tree_lines(screen.query_one(SessionTree))
 
 
