@@ -83,6 +83,7 @@ asyncio.run(main(sys.argv[1]))
 # the action's call to the first frame composed after it (wall and CPU time of this process).
 ACTIONS = r"""
 import asyncio, json, statistics, sys, time
+from textual.worker import WorkerCancelled
 from pitui.ui.app import PituiApp
 
 async def main(path, reps):
@@ -107,7 +108,12 @@ async def main(path, reps):
 
         async def settle():
             await pilot.pause(0.06)  # past the screen's delay before it shows the path
-            await app.workers.wait_for_complete()
+            while True:  # an exclusive worker (the tree's rows) may be cancelled by a newer one
+                try:
+                    await app.workers.wait_for_complete()
+                    break
+                except WorkerCancelled:
+                    await pilot.pause()
             await pilot.pause()
 
         async def timed(action):
