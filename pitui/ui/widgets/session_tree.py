@@ -26,7 +26,6 @@ from rich.style import Style
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import BindingType
-from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -58,6 +57,7 @@ _ROLE_CLASSES = {
 _RESERVED = frozenset({"L", "T"})  # pi's Shift+L (label) and Shift+T (label times): never search text
 _SMALL = 5_000  # entries: below this, the first search decodes them at once, not in a thread
 _PLACEHOLDER = ("…", "dim")  # a row's own text while its body is read
+_KEPT_STRIPS = 1024  # rows' Strips kept: a few screens
 
 
 class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=False):
@@ -183,7 +183,9 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._model = model
-        self._strips: LRUCache[tuple[Any, ...], Strip] = LRUCache(1024)
+        # Rows' Strips by (row, cursor), for the model's version, width and pan in _strips_for.
+        self._strips: dict[tuple[int, bool], Strip] = {}
+        self._strips_for: tuple[Any, ...] = ()
         self._role_styles: dict[str, Style] = {}
         self._seen_version = -1
         self._posted_id: Any = object()
@@ -384,8 +386,12 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         if model is None or row >= len(model) or width <= 0:
             return Strip.blank(max(width, full_width), self.rich_style)
         cursor = row == model.cursor
-        key = (model.version, row, cursor, width, full_width, self._pan)
-        strip = self._strips.get(key)
+        strips = self._strips
+        made_for = (model.version, width, full_width, self._pan)
+        if made_for != self._strips_for or len(strips) >= _KEPT_STRIPS:
+            strips.clear()
+            self._strips_for = made_for
+        strip = strips.get((row, cursor))
         if strip is None:
             text = model.cached_row(row)
             if text is None:  # its body is on disk: drawn again once a worker has read it
@@ -393,7 +399,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
                 head = model.row_head(row)
                 text = RowText((*head.segments, _PLACEHOLDER), len(head.segments))
                 return self._render_row(row, cursor, width, full_width, text)
-            strip = self._strips[key] = self._render_row(row, cursor, width, full_width, text)
+            strip = strips[row, cursor] = self._render_row(row, cursor, width, full_width, text)
         return strip
 
     def _render_row(self, row: int, cursor: bool, width: int, full_width: int, text: RowText) -> Strip:

@@ -54,12 +54,22 @@ def row_strip(
     sight), then the row's background up to ``full_width`` (under the scrollbar)."""
     # The cursor row's style underlies its whole width; the roles only add colours.
     base = style_of("cursor_row" if cursor else "row")
-    segments = [Segment("› ", base + style_of("accent")) if cursor else Segment("  ", base)]
-    # A row deep in a session with hundreds of branches starts with hundreds of gutter
-    # columns: only what can be seen is measured (no character is wider than 2 cells).
-    budget = pan + 2 * width + 2
+    parts = text.segments
+    if pan:  # the cursor mark stays; a « beside it says the row is scrolled
+        # A row shallower than the cursor row is panned less, so its text stays in sight. The
+        # columns panned away are gutter characters, one cell each: cut from the text itself.
+        pan = min(pan, gutter_width(text))
+        mark = Segment("›", base + style_of("accent")) if cursor else Segment(" ", base)
+        segments = [mark, Segment("«" if pan else " ", base + style_of("dim"))]
+        if pan:
+            parts = ((parts[0][0][pan:], parts[0][1]), *parts[1:])
+    else:
+        segments = [Segment("› ", base + style_of("accent")) if cursor else Segment("  ", base)]
+    # A row's text can be long: only what can be seen is measured (no character is wider than
+    # 2 cells).
+    budget = 2 * width + 2
     cut = False
-    for index, (part, role) in enumerate(text.segments):
+    for index, (part, role) in enumerate(parts):
         if len(part) > budget:
             part, cut = part[:budget], True
         budget -= len(part)
@@ -77,12 +87,6 @@ def row_strip(
     else:
         count = None
     strip = Strip(segments)
-    if pan:  # the cursor mark stays; a « beside it says the row is scrolled
-        # A row shallower than the cursor row is panned less, so its text stays in sight.
-        pan = min(pan, gutter_width(text))
-        marker, _, rest = strip.divide([1, 2, strip.cell_length])[:3]
-        more = Strip([Segment("«" if pan else " ", base + style_of("dim"))])
-        strip = Strip.join([marker, more, rest.crop(pan, rest.cell_length)])
     room = width - (count.cell_length if count else 0)
     if cut or strip.cell_length > room:  # rows never wrap; the count stays in sight
         strip = Strip.join([strip.crop(0, max(0, room - 1)), Strip([Segment("…", segments[-1].style)])])
