@@ -164,13 +164,17 @@ async def main(path, reps):
         for _ in range(reps):
             filt.append(await timed(lambda: tree.action_toggle_filter("no-tools")))
         out["filter"] = {**summary(filt), "rows": len(model)}
+        # The cursor on the bottom row of the view: every step scrolls the tree by one row.
         model.select_row(len(model) // 2)
-        tree.refresh()
-        # The cursor at the bottom edge: every step scrolls the tree by one row.
-        steps = []
+        await settle()
+        height = tree.scrollable_content_region.height
+        tree.scroll_to(y=max(0, model.cursor - height + 1), animate=False, immediate=True)
+        steps, scrolled = [], 0
         for _ in range(reps):
+            top = round(tree.scroll_y)
             steps.append(await timed(tree.action_cursor_down))
-        out["cursor"] = summary(steps)
+            scrolled += round(tree.scroll_y) == top + 1
+        out["cursor"] = {**summary(steps), "steps_scrolled": scrolled}
         # The cursor in the middle of the view: a step repaints two rows and scrolls nothing.
         tree.select(model.entry_id_at(len(model) // 2))
         steps = []

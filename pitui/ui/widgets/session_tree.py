@@ -320,13 +320,14 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
             return
         if model.cursor != before:
             pan = self._pan_for_cursor()
+            top = round(self.scroll_y)
+            self._scroll_to_cursor(center=center)
             if pan != self._pan:  # every row shifts
                 self._pan = pan
                 self.refresh()
-            else:
+            elif round(self.scroll_y) == top:  # (a scroll repaints every line)
                 self.refresh_lines(before)
                 self.refresh_lines(model.cursor)
-            self._scroll_to_cursor(center=center)
         self._post_changes()
 
     def _scroll_to_cursor(self, center: bool = False) -> None:
@@ -353,14 +354,18 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         model = self._model
         if model is None:
             return
+        # Straight to the screen (they bubble on from there): through each container between,
+        # they would reach it after the next frame, and the status line would take a frame of
+        # its own, as costly as the step's.
+        post = self.screen.post_message if self.is_attached else self.post_message
         entry_id = model.selected_id
         if entry_id != self._posted_id:
             self._posted_id = entry_id
-            self.post_message(self.Highlighted(self, entry_id))
+            post(self.Highlighted(self, entry_id))
         status = (model.status_text, model.filter_mode, safe_line(model.query))
         if status != self._posted_status:
             self._posted_status = status
-            self.post_message(self.StatusChanged(self, *status))
+            post(self.StatusChanged(self, *status))
 
     # ------------------------------------------------------------------ drawing
 
