@@ -84,6 +84,7 @@ asyncio.run(main(sys.argv[1]))
 # the action's call to the first frame composed after it (wall and CPU time of this process).
 ACTIONS = r"""
 import asyncio, json, statistics, sys, time
+from textual.worker import WorkerCancelled
 from pitui.ui.app import PituiApp
 
 async def main(path, reps):
@@ -108,7 +109,12 @@ async def main(path, reps):
 
         async def settle():
             await pilot.pause(0.06)  # past the screen's delay before it shows the path
-            await app.workers.wait_for_complete()
+            while True:  # an exclusive worker (the tree's rows) may be cancelled by a newer one
+                try:
+                    await app.workers.wait_for_complete()
+                    break
+                except WorkerCancelled:
+                    await pilot.pause()
             await pilot.pause()
 
         async def timed(action):
@@ -159,13 +165,17 @@ async def main(path, reps):
         for _ in range(reps):
             filt.append(await timed(lambda: tree.action_toggle_filter("no-tools")))
         out["filter"] = {**summary(filt), "rows": len(model)}
+        # The cursor on the bottom row of the view: every step scrolls the tree by one row.
         model.select_row(len(model) // 2)
-        tree.refresh()
-        # The cursor at the bottom edge: every step scrolls the tree by one row.
-        steps = []
+        await settle()
+        height = tree.scrollable_content_region.height
+        tree.scroll_to(y=max(0, model.cursor - height + 1), animate=False, immediate=True)
+        steps, scrolled = [], 0
         for _ in range(reps):
+            top = round(tree.scroll_y)
             steps.append(await timed(tree.action_cursor_down))
-        out["cursor"] = summary(steps)
+            scrolled += round(tree.scroll_y) == top + 1
+        out["cursor"] = {**summary(steps), "steps_scrolled": scrolled}
         # The cursor in the middle of the view: a step repaints two rows and scrolls nothing.
         tree.select(model.entry_id_at(len(model) // 2))
         steps = []
