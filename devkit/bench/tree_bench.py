@@ -19,7 +19,12 @@ here, cached next to the other data). For each, the median of N runs of:
   ``widget_first`` (Home), ``widget_fold`` and ``widget_unfold`` (Ctrl+←/→ on the root),
   ``widget_filter`` (Ctrl+U, on and off), each with all 40 lines.
 
-    python -m devkit.bench.tree_bench [--quick] [-n 5] [--out DIR]
+    python -m devkit.bench.tree_bench [--quick] [-n 5] [--out DIR] [--entries N] [--no-widget]
+
+``--entries N`` measures, in place of the two data sets, a big session of N entries made by the
+same builder as the benchmark's (``data_sets.build_big``, the full preset's seed: the same bytes
+every time), cached next to the other data (``big-<N>-<key>.jsonl``; 1,000,000 entries are about
+1 GB and take a few minutes to make).
 
 Run ``python -m compileall -q pitui`` first (bytecode is not written when
 ``PYTHONDONTWRITEBYTECODE`` is set). The data is devkit/bench/generate.py's (see devkit/bench/README.md).
@@ -30,6 +35,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import resource
 import statistics
 import sys
 import time
@@ -40,11 +46,13 @@ from typing import Any
 import orjson
 
 from devkit.bench import generate
+from devkit.bench.data_sets import build_big
 from pitui.store.model import Entry
 from pitui.store.reader import Session
 from pitui.store.tree import FILTERS, TreeModel
 
 SCREEN = 40
+CLOCK = time.perf_counter  # --cpu: time.process_time, the CPU this process used
 
 
 def chain_file(root: Path, count: int) -> Path:
@@ -108,10 +116,24 @@ def chain_file(root: Path, count: int) -> Path:
     return path
 
 
+def big_file(root: Path, entries: int) -> Path:
+    """The benchmark's big session with ``entries`` entries (made once, then cached)."""
+    params = generate.Params(big_entries=entries)
+    path = root / f"big-{entries}-{params.key()}.jsonl"
+    if not path.exists():
+        root.mkdir(parents=True, exist_ok=True)
+        print(f"making {path.name} ...", file=sys.stderr)
+        _, data = build_big(params)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(data)
+        tmp.rename(path)
+    return path
+
+
 def timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    start = CLOCK()
     fn()
-    return time.perf_counter() - start
+    return CLOCK() - start
 
 
 def median_ms(samples: list[float]) -> float:
@@ -136,13 +158,13 @@ def measure(path: Path, runs: int) -> dict[str, object]:
 
 def run_once(path: Path) -> list[tuple[str, float]]:
     times: list[tuple[str, float]] = []
-    start = time.perf_counter()
+    start = CLOCK()
     session = Session.load(str(path))
-    loaded = time.perf_counter()
+    loaded = CLOCK()
     model = TreeModel(session)
-    built = time.perf_counter()
+    built = CLOCK()
     screen(model)
-    shown = time.perf_counter()
+    shown = CLOCK()
     times += [
         ("load", loaded - start),
         ("build", built - loaded),
@@ -245,16 +267,30 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="the small data set (10,000 entries, a 5,000 chain)")
     ap.add_argument("-n", type=int, default=5, help="runs per measurement (median)")
     ap.add_argument("--out", type=Path, default=None, help="data folder (default $TMPDIR/pitui-bench)")
+    ap.add_argument("--entries", type=int, help="a big session of this many entries instead (see above)")
+    ap.add_argument("--no-widget", action="store_true", help="the model's figures only")
+    ap.add_argument("--cpu", action="store_true", help="CPU time of the process, not wall (a busy machine)")
     args = ap.parse_args()
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
     preset = "quick" if args.quick else "full"
-    data = generate.ensure(preset, args.out, log=lambda *a: print(*a, file=sys.stderr))
-    chain = chain_file(data.root, 5_000 if args.quick else 50_000)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, times in ms (median of {args.n})")
-    for name, path in (("big session", data.big), ("deep chain", chain)):
+    if args.entries:
+        root = (args.out or generate.default_root()) / preset
+        sets = [(f"big session of {args.entries:,}", big_file(root, args.entries))]
+    else:
+        data = generate.ensure(preset, args.out, log=lambda *a: print(*a, file=sys.stderr))
+        sets = [("big session", data.big), ("deep chain", chain_file(data.root, 5_000 if args.quick else 50_000))]
+    load = os.getloadavg()[0]
+    clock = "CPU" if args.cpu else "wall"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.1f}, {clock} ms (median of {args.n})")
+    for name, path in sets:
         report = measure(path, args.n)
-        report.update(widget_figures(path, args.n))
+        if not args.no_widget:
+            report.update(widget_figures(path, args.n))
         entries = len(Session.load(str(path)).entries)
-        print(f"\n{name}: {path.name}, {entries} entries, {path.stat().st_size / 1e6:.0f} MB")
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"\n{name}: {path.name}, {entries} entries, {path.stat().st_size / 1e6:.0f} MB, peak RSS {peak:.0f} MiB")
         width = max(map(len, report))
         for key, value in report.items():
             print(f"  {key:<{width}}  {value:>9}")

@@ -16,6 +16,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -83,6 +84,7 @@ asyncio.run(main(sys.argv[1]))
 # the action's call to the first frame composed after it (wall and CPU time of this process).
 ACTIONS = r"""
 import asyncio, json, statistics, sys, time
+from textual.worker import WorkerCancelled
 from pitui.ui.app import PituiApp
 
 async def main(path, reps):
@@ -107,7 +109,12 @@ async def main(path, reps):
 
         async def settle():
             await pilot.pause(0.06)  # past the screen's delay before it shows the path
-            await app.workers.wait_for_complete()
+            while True:  # an exclusive worker (the tree's rows) may be cancelled by a newer one
+                try:
+                    await app.workers.wait_for_complete()
+                    break
+                except WorkerCancelled:
+                    await pilot.pause()
             await pilot.pause()
 
         async def timed(action):
@@ -158,13 +165,17 @@ async def main(path, reps):
         for _ in range(reps):
             filt.append(await timed(lambda: tree.action_toggle_filter("no-tools")))
         out["filter"] = {**summary(filt), "rows": len(model)}
+        # The cursor on the bottom row of the view: every step scrolls the tree by one row.
         model.select_row(len(model) // 2)
-        tree.refresh()
-        # The cursor at the bottom edge: every step scrolls the tree by one row.
-        steps = []
+        await settle()
+        height = tree.scrollable_content_region.height
+        tree.scroll_to(y=max(0, model.cursor - height + 1), animate=False, immediate=True)
+        steps, scrolled = [], 0
         for _ in range(reps):
+            top = round(tree.scroll_y)
             steps.append(await timed(tree.action_cursor_down))
-        out["cursor"] = summary(steps)
+            scrolled += round(tree.scroll_y) == top + 1
+        out["cursor"] = {**summary(steps), "steps_scrolled": scrolled}
         # The cursor in the middle of the view: a step repaints two rows and scrolls nothing.
         tree.select(model.entry_id_at(len(model) // 2))
         steps = []
@@ -203,11 +214,13 @@ def run_pi(pi: Pi, big: Path) -> dict:
     return info
 
 
-def run_first_screen(big: Path, python: str) -> dict:
-    start = time.monotonic()
-    r = subprocess.run(
-        [python, "-c", FIRST_SCREEN, str(big)], capture_output=True, check=False, env=child_env(), cwd=REPO
-    )
+def run_first_screen(big: Path, python: str, cache_home: Path | None = None) -> dict:
+    """One launch to the first screen. ``cache_home`` (``XDG_CACHE_HOME``): where the session's
+    index is; None, a fresh empty folder (the session never opened before)."""
+    with tempfile.TemporaryDirectory(prefix="pitui-view-cache-") as fresh:
+        env = {**child_env(), "XDG_CACHE_HOME": str(cache_home or fresh)}
+        start = time.monotonic()
+        r = subprocess.run([python, "-c", FIRST_SCREEN, str(big)], capture_output=True, check=False, env=env, cwd=REPO)
     if r.returncode:
         raise RuntimeError(f"pitui: {r.stderr.decode(errors='replace')[-2000:]}")
     info = json.loads(r.stdout.splitlines()[-1])
@@ -233,7 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="the small data set (10,000 entries)")
     ap.add_argument("--preset", choices=sorted(generate.PRESETS), help="a data preset by name (1g: 1,000,000 entries)")
     ap.add_argument(
-        "--only", default="first,pi_view,actions", help="first, pi_view, actions, or several (comma-separated)"
+        "--only",
+        default="first,reopen,pi_view,actions",
+        help="first, reopen, pi_view, actions, or several (comma-separated)",
     )
     ap.add_argument("--out", type=Path, help="data cache folder (default $TMPDIR/pitui-bench)")
     ap.add_argument("--python", default=sys.executable, help="the Python that runs pitui")
@@ -308,6 +323,25 @@ def main(argv: list[str] | None = None) -> int:
             "ratio": ratio,
             "target": TARGETS["first_screen_ratio"],
             "ok": ratio <= TARGETS["first_screen_ratio"],
+        }
+
+    if "reopen" in only:
+        # The session opened before: its index written by one launch, then the launches timed.
+        with tempfile.TemporaryDirectory(prefix="pitui-view-reopen-") as home:
+            run_first_screen(big, args.python, Path(home))
+            reopens = []
+            for i in range(args.runs):
+                reopens.append(run_first_screen(big, args.python, Path(home)))
+                log(f"  reopen {i + 1}: first screen {reopens[-1]['first_screen_s']:.3f} s")
+        pi_s = report.get("pi_open", {}).get("wall_s")
+        reopen_s = med([f["first_screen_s"] for f in reopens])
+        report["pitui_reopen_first_screen"] = {
+            "wall_s": reopen_s,
+            "runs_s": [round(f["first_screen_s"], 3) for f in reopens],
+            "cpu_s": med([f["cpu_s"] for f in reopens]),
+            "imported_s": med([f["imported_s"] for f in reopens]),
+            "loaded_s": med([f["loaded_s"] for f in reopens]),
+            **({"ratio": round(reopen_s / pi_s, 3), "target": 0.1} if pi_s else {}),
         }
 
     if "pi_view" in only:

@@ -12,7 +12,7 @@ import operator
 import os
 import stat
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitui.store import fastline, parallel, tuning
 from pitui.store.blocks import load_in_blocks
@@ -31,6 +31,9 @@ from pitui.store.model import (
     Tree,
     _sort_children,
 )
+
+if TYPE_CHECKING:
+    from pitui.store.session_index import IndexCache
 
 
 class Session:
@@ -59,8 +62,13 @@ class Session:
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def load(cls, path: str, *, keep_bodies: bool = False) -> Session:
-        """Read a session file, tolerating bad lines. Never writes.
+    def load(cls, path: str, *, keep_bodies: bool = False, index: IndexCache | None = None) -> Session:
+        """Read a session file, tolerating bad lines. Never writes (to the file).
+
+        With ``index`` (a :class:`~pitui.store.session_index.IndexCache`), a session read
+        before is restored from its index in that cache, reading only the lines appended since,
+        when the index still holds for the file; else the file is read whole and its index
+        written (now, or when the cache is told to). The session is the same either way.
 
         Raises :class:`NotASessionError` for a non-empty file that is not a pi session (or not
         a regular file), and ``OSError`` when the file cannot be read.
@@ -72,7 +80,13 @@ class Session:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise NotASessionError(f"{path}: not a regular file")
-            source = None if keep_bodies else LineSource(path, fd)
+            if index is not None and not keep_bodies:
+                source = LineSource(path, fd)
+                reopened = index.reopen(cls, path, source, st)
+                if reopened is not None:
+                    return reopened
+            if source is None and not keep_bodies:
+                source = LineSource(path, fd)
             # A big file is read in blocks, not held whole (pitui.store.blocks).
             read = None
             if source is not None and tuning.read_in_blocks(st.st_size):
@@ -93,6 +107,8 @@ class Session:
         if source is None:
             os.close(fd)
         session.disk = DiskState(st.st_dev, st.st_ino, size, st.st_mtime_ns)  # size as read
+        if index is not None and not keep_bodies:
+            index.remember(session)
         return session
 
     @classmethod

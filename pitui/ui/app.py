@@ -29,6 +29,7 @@ from pitui.ui.screens.help import HelpScreen
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, Scope
     from pitui.store.session_cwd import MissingCwd
+    from pitui.store.session_index import IndexCache
 
 __all__ = ["AppResult", "PituiApp", "styles_dir"]
 
@@ -154,6 +155,15 @@ class PituiApp(App[AppResult | None]):
     @property
     def catalog(self) -> Catalog:
         return self.ensure_catalog()
+
+    @functools.cached_property
+    def session_index(self) -> IndexCache:
+        """The sessions' indexes in the cache folder: a session read before reopens from its
+        own, and one read whole is indexed once its first screen is on its way (the session
+        screen asks for it on the UI thread, before its worker reads)."""
+        from pitui.store.session_index import IndexCache
+
+        return IndexCache.default(deferred=True)
 
     def now_ms(self) -> float:
         return self._now()

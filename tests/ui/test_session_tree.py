@@ -371,3 +371,46 @@ async def test_a_deep_cursor_row_pans_the_rows_so_its_text_shows() -> None:
         await press(pilot, "home")  # the first row starts at the left edge again
         assert lines(app)[0].startswith("› • user: start")  # no pan: rows as pi draws them
         assert not any("«" in line for line in lines(app))
+
+
+def _cells(strips: list[Any]) -> list[list[tuple[str, Any]]]:
+    return [[(char, segment.style) for segment in strip for char in segment.text] for strip in strips]
+
+
+async def test_a_scrolled_screen_is_what_a_full_repaint_draws() -> None:
+    """Scrolling repaints from kept rows and moves the scrollbar only when its thumb moves: after
+    each step the screen (rows, cursor, scrollbar) is what drawing everything anew gives."""
+    app = make(chain(3_000))
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(SessionTree)
+        thumbs = set()
+        for step in range(120):
+            await pilot.press("down" if step < 90 else "up")
+            if step % 15:
+                continue
+            await pilot.pause()
+            shown = _cells(app.screen._compositor.render_strips())
+            tree.vertical_scrollbar.refresh()
+            tree._strips.clear()
+            tree.refresh()
+            await pilot.pause()
+            assert _cells(app.screen._compositor.render_strips()) == shown, f"after step {step}"
+            thumbs.add(str(tree.vertical_scrollbar.render_lines(tree.vertical_scrollbar.region.reset_offset)))
+        assert round(tree.scroll_y) > 0
+        assert len(thumbs) > 1  # the thumb did move on screen
+
+
+async def test_the_tree_draws_its_lines_as_textual_would() -> None:
+    """The lines handed straight to the compositor are those Textual's style cache makes, the
+    app's line filters (here: no colour) applied."""
+    from textual.filter import Monochrome
+    from textual.widget import Widget
+
+    app = make(branched())
+    async with app.run_test(size=(50, 8)) as pilot:
+        app._filters.append(Monochrome())
+        await pilot.pause()
+        tree = app.query_one(SessionTree)
+        region = tree.size.region
+        assert _cells(tree.render_lines(region)) == _cells(Widget.render_lines(tree, region))

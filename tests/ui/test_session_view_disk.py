@@ -12,35 +12,15 @@ from typing import Any
 import pytest
 from helpers.apps import view_app
 from helpers.pilot import until
+from helpers.view_disk import tree_lines, turns
 
-from devkit.builder import header, lines, msg, write
+from devkit.builder import lines, msg
 from pitui.store.model import LineSource
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
 
 SIZE = (100, 30)
-
-
-def turns(path: Path, count: int) -> Path:
-    """``count`` turns: a question, an answer that runs a command, its result, a last answer."""
-    objects: list[Any] = [header()]
-    parent = None
-    n = 0
-    for turn in range(count):
-        call = {"type": "toolCall", "id": f"call{turn}", "name": "bash", "arguments": {"command": f"ls dir{turn}"}}
-        for eid, role, text, extra in (
-            (f"u{turn:06d}", "user", f"question {turn}", {}),
-            (f"c{turn:06d}", "assistant", f"looking {turn}", {"stopReason": "toolUse"}),
-            (f"t{turn:06d}", "toolResult", f"files {turn}", {"toolCallId": f"call{turn}"}),
-            (f"a{turn:06d}", "assistant", f"answer {turn}", {}),
-        ):
-            entry = msg(eid, parent, role, text, n=n, **extra)
-            if role == "assistant" and extra:
-                entry["message"]["content"].append(call)
-            objects.append(entry)
-            parent, n = eid, n + 1
-    return write(path, *objects)
 
 
 @pytest.fixture
@@ -59,10 +39,6 @@ def main_thread_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(LineSource, "entry_at", guarded(LineSource.entry_at, "entry_at"))
     monkeypatch.setattr(LineSource, "raw", guarded(LineSource.raw, "raw"))
     return seen
-
-
-def tree_lines(tree: SessionTree) -> list[str]:
-    return [line.text.rstrip() for line in map(tree.render_line, range(tree.scrollable_content_region.height))]
 
 
 def all_text(tree: SessionTree) -> bool:

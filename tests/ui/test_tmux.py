@@ -146,7 +146,7 @@ def test_capitals_typed_in_the_tree_search_are_text(terminal: Callable[..., Term
     term = terminal("--all")
     term.wait_for(lambda t: "(1/6)" in t, "the picker")
     term.keys("Enter")
-    term.wait_for(lambda t: "Tree" in t and "Conversation" in t, "the session view")
+    term.wait_for(lambda t: "Tree" in t and "Everything on the path" in t, "the session view")
     term.keys("-l", "Committed Fix Please Done")
     text = term.wait_for(lambda t: "search: Committed Fix" in t, "the search text")
     time.sleep(0.5)  # the rest of the text: whatever it would have done, it has done by now

@@ -348,6 +348,12 @@ class TreeModel:
         content = self._text.content
         return all(content(node, read=False) is not None for node in self._layout.rows[max(0, start) : max(0, end)])
 
+    @property
+    def ready_mark(self) -> tuple[int, int]:
+        """Changes whenever a row that was ready (:meth:`rows_ready`) may no longer be: the rows
+        changed, or texts were forgotten to keep the cache small."""
+        return self.version, self._text.dropped
+
     def fill_rows(self, start: int, end: int) -> None:
         """Read and decode what the rows from ``start`` up to ``end`` need, so that
         :meth:`cached_row` has their text. Safe to call from one worker thread while the model's

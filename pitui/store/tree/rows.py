@@ -105,6 +105,7 @@ class TreeRows:
         self.label_times = False
         self.lock = threading.Lock()
         self.generation = 0  # goes up when the tree changes: a call map made before is stale
+        self.dropped = 0  # goes up whenever entries' texts are forgotten (see rows_ready)
         self._now = now
         self._tz = tz
         self._calls: dict[Entry, dict[Any, tuple[Any, Any]]] = {}
@@ -121,6 +122,7 @@ class TreeRows:
             self._gutter_cache: dict[tuple[int, int], tuple[Any, str, bool]] = {}
             self._content_cache.clear()
             self._volatile.clear()
+            self.dropped += 1
 
     def tree_changed(self, *, rebuilt: bool, before: int) -> None:
         """The tree took in appended entries (``before``: how many it had). An entry's own text
@@ -138,6 +140,7 @@ class TreeRows:
         for slot in drop:
             cache.pop(slot, None)
         self._volatile.clear()
+        self.dropped += 1
 
     def relaid(self) -> None:
         """Forget the rows' heads: the layout changed (the entries' own text did not)."""
@@ -325,6 +328,7 @@ class TreeRows:
         if len(cache) >= CACHE_ROWS:
             cache.clear()
             self._volatile.clear()
+            self.dropped += 1
         cache[slot] = made
         if volatile:
             self._volatile.add(slot)

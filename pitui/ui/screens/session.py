@@ -36,6 +36,7 @@ from pitui.store.model import FileChangedError, NotASessionError
 from pitui.store.pane import PaneItem, model_sees
 from pitui.store.reader import Session
 from pitui.store.session_cwd import missing_cwds
+from pitui.store.session_index import IndexCache
 from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.editing import SessionEditor
@@ -127,12 +128,12 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
     def load(self, select: Any = None) -> None:
         """Read the whole file and lay the tree out, off the UI thread (``select`` highlighted)."""
         height = max(self.query_one(SessionTree).size.height, self.app.size.height, 1)
-        self._load(select, self._filter_mode(), height)
+        self._load(select, self._filter_mode(), height, self.app.session_index)
 
     @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
-    def _load(self, select: Any, filter_mode: str, height: int) -> None:
+    def _load(self, select: Any, filter_mode: str, height: int, index: IndexCache) -> None:
         try:
-            session = Session.load(self.session_path)
+            session = Session.load(self.session_path, index=index)
             model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
             # The first screen, ready before it is drawn: the rows around the cursor (the tree
             # scrolls to show it) and the path up to it.
@@ -145,6 +146,7 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
         with contextlib.suppress(FileChangedError):  # changed already: the pane reads it again
             path = path_items(session, model.selected_id, items)
         self.app.call_from_thread(self._loaded, session, model, items, path)
+        index.write_pending()  # after the first screen: a session read whole is indexed now
 
     def _filter_mode(self) -> str:
         """The filter the tree shows now, or the configured one at first."""
@@ -243,26 +245,36 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
     def on_resize(self) -> None:
         if self.is_mounted:
             self._show_title()
+            self._show_facts()
 
     def _show_facts(self) -> None:
+        """One line of facts; where it is too wide, the separators narrow, then the facts that
+        matter least go first (the size, the labels, the branches, the entries, the leaf)."""
         session = self.session
         if session is None:
             return
-        facts: list[str] = []
-        leaf = session.leaf_id
-        facts.append(f"leaf {safe_line(str(leaf))[:8]}" if leaf else "no entries yet")
-        facts.append(f"{len(session.entries):,} entries")
         stats = self.stats
+        leaf = session.leaf_id
+        facts: list[tuple[int, str]] = [  # (rank: the higher, the longer it stays; fact)
+            (2, f"leaf {safe_line(str(leaf))[:8]}" if leaf else "no entries yet"),
+            (3, f"{len(session.entries):,} entries"),
+        ]
         if stats is not None:
-            facts.append(plural(stats.leaves, "branch", "branches"))
-        facts.append(plural(len(session.labels), "label", "labels"))
+            facts.append((4, plural(stats.leaves, "branch", "branches")))
+        facts.append((5, plural(len(session.labels), "label", "labels")))
         if stats is not None:
-            facts.append(f"{format_tokens(stats.tokens.total)} tokens")
-            facts.append(format_cost(stats.cost))
-            facts.append(format_size(stats.size))
+            facts += [(8, f"{format_tokens(stats.tokens.total)} tokens"), (7, format_cost(stats.cost))]
+            facts.append((1, format_size(stats.size)))
         if session.problems:
-            facts.append(plural(len(session.problems), "line skipped", "lines skipped"))
-        self.query_one("#session-facts", Static).update(Text("  ·  ".join(facts), style="dim"))
+            facts.append((9, plural(len(session.problems), "line skipped", "lines skipped")))
+        width = max(self.size.width - 2, 20)
+        line = "  ·  ".join(fact for _, fact in facts)
+        while cell_len(line) > width:
+            line = " · ".join(fact for _, fact in facts)
+            if cell_len(line) <= width or len(facts) == 1:
+                break
+            facts.remove(min(facts))
+        self.query_one("#session-facts", Static).update(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))
 
     @on(SessionTree.StatusChanged)
     def _status_changed(self, event: SessionTree.StatusChanged) -> None:

@@ -22,15 +22,14 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import BindingType
-from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from pitui.safe_text import safe_line
@@ -38,6 +37,7 @@ from pitui.store.tree import RowText, TreeModel
 from pitui.store.tree.model import copy_text_of
 from pitui.ui import bindings
 from pitui.ui.keys import OrderedKeys
+from pitui.ui.widgets import tree_paint
 from pitui.ui.widgets.tree_reader import RowReader
 
 __all__ = ["SessionTree"]
@@ -55,9 +55,9 @@ _ROLE_CLASSES = {
     "border_accent": "session-tree--border-accent",
 }
 _RESERVED = frozenset({"L", "T"})  # pi's Shift+L (label) and Shift+T (label times): never search text
-_COUNTED_FILTERS = frozenset({"no-tools", "user-only", "labeled-only"})
 _SMALL = 5_000  # entries: below this, the first search decodes them at once, not in a thread
 _PLACEHOLDER = ("…", "dim")  # a row's own text while its body is read
+_KEPT_STRIPS = 1024  # rows' Strips kept: a few screens
 
 
 class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=False):
@@ -183,7 +183,9 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._model = model
-        self._strips: LRUCache[tuple[Any, ...], Strip] = LRUCache(1024)
+        # Rows' Strips by (row, cursor), for the model's version, width and pan in _strips_for.
+        self._strips: dict[tuple[int, bool], Strip] = {}
+        self._strips_for: tuple[Any, ...] = ()
         self._role_styles: dict[str, Style] = {}
         self._seen_version = -1
         self._posted_id: Any = object()
@@ -199,6 +201,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         # Set while the screen reads what pi appended to it: keys wait for those rows too.
         self.reading_appends = False
         self._reader = RowReader(self)  # reads the bodies of rows drawn without them
+        self._frame: tuple[int, int, int] | None = None  # set while a frame's lines are drawn
 
     # ------------------------------------------------------------------ the model
 
@@ -317,13 +320,14 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
             return
         if model.cursor != before:
             pan = self._pan_for_cursor()
+            top = round(self.scroll_y)
+            self._scroll_to_cursor(center=center)
             if pan != self._pan:  # every row shifts
                 self._pan = pan
                 self.refresh()
-            else:
+            elif round(self.scroll_y) == top:  # (a scroll repaints every line)
                 self.refresh_lines(before)
                 self.refresh_lines(model.cursor)
-            self._scroll_to_cursor(center=center)
         self._post_changes()
 
     def _scroll_to_cursor(self, center: bool = False) -> None:
@@ -350,36 +354,71 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         model = self._model
         if model is None:
             return
+        # Straight to the screen (they bubble on from there): through each container between,
+        # they would reach it after the next frame, and the status line would take a frame of
+        # its own, as costly as the step's.
+        post = self.screen.post_message if self.is_attached else self.post_message
         entry_id = model.selected_id
         if entry_id != self._posted_id:
             self._posted_id = entry_id
-            self.post_message(self.Highlighted(self, entry_id))
+            post(self.Highlighted(self, entry_id))
         status = (model.status_text, model.filter_mode, safe_line(model.query))
         if status != self._posted_status:
             self._posted_status = status
-            self.post_message(self.StatusChanged(self, *status))
+            post(self.StatusChanged(self, *status))
 
     # ------------------------------------------------------------------ drawing
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line of this frame shares, found once (a scroll repaints them all).
+        self._frame = (self.scrollable_content_region.width, self.size.width, self.scroll_offset.y)
+        try:
+            lines = tree_paint.plain_lines(self, crop, self.render_line)
+            return super().render_lines(crop) if lines is None else lines
+        finally:
+            self._frame = None
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        width, full_width, top = self._frame or (
+            self.scrollable_content_region.width,
+            self.size.width,
+            self.scroll_offset.y,
+        )
         model = self._model
-        row = self.scroll_offset.y + y
+        row = top + y
         if y == 0:
             self._reader.want()  # the rows around the screen, read ahead
         if model is None or row >= len(model) or width <= 0:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(max(width, full_width), self.rich_style)
         cursor = row == model.cursor
-        key = (model.version, row, cursor, width, self._pan)
-        strip = self._strips.get(key)
+        strips = self._strips
+        made_for = (model.version, width, full_width, self._pan)
+        if made_for != self._strips_for or len(strips) >= _KEPT_STRIPS:
+            strips.clear()
+            self._strips_for = made_for
+        strip = strips.get((row, cursor))
         if strip is None:
             text = model.cached_row(row)
             if text is None:  # its body is on disk: drawn again once a worker has read it
                 self._reader.drew_placeholder()
                 head = model.row_head(row)
-                return self._render_row(row, cursor, width, RowText((*head.segments, _PLACEHOLDER), len(head.segments)))
-            strip = self._strips[key] = self._render_row(row, cursor, width, text)
+                text = RowText((*head.segments, _PLACEHOLDER), len(head.segments))
+                return self._render_row(row, cursor, width, full_width, text)
+            strip = strips[row, cursor] = self._render_row(row, cursor, width, full_width, text)
         return strip
+
+    def _render_row(self, row: int, cursor: bool, width: int, full_width: int, text: RowText) -> Strip:
+        assert self._model is not None
+        return tree_paint.row_strip(
+            self._model,
+            row,
+            text,
+            cursor=cursor,
+            width=width,
+            full_width=full_width,
+            pan=self._pan,
+            style_of=self._role_style,
+        )
 
     def _pan_for_cursor(self) -> int:
         """How far to scroll rows left so the cursor row's text is in sight: a row deep in a
@@ -389,54 +428,21 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         width = self.scrollable_content_region.width
         if model is None or not len(model) or width <= 0:
             return 0
-        gutter = _gutter_width(model.row_head(model.cursor))
+        gutter = tree_paint.gutter_width(model.row_head(model.cursor))
         if gutter <= width // 2:
             return 0
         return min(gutter, (gutter - width // 4) // 3 * 3)
 
-    def _render_row(self, row: int, cursor: bool, width: int, text: RowText) -> Strip:
-        model = self._model
-        assert model is not None
-        # The cursor row's style underlies its whole width; the roles only add colours.
-        style_of = self._role_style
-        base = style_of("cursor_row" if cursor else "row")
-        segments = [Segment("› ", base + style_of("accent")) if cursor else Segment("  ", base)]
-        bold = Style(bold=True)
-        # A row deep in a session with hundreds of branches starts with hundreds of gutter
-        # columns: only what can be seen is measured (no character is wider than 2 cells).
-        pan = self._pan
-        budget = pan + 2 * width + 2
-        cut = False
-        for index, (part, role) in enumerate(text.segments):
-            if len(part) > budget:
-                part, cut = part[:budget], True
-            budget -= len(part)
-            style = base + style_of(role)
-            if cursor and index >= text.content_start:
-                style += bold  # pi shows the selected entry's text bold
-            segments.append(Segment(safe_line(part), style))  # session text: never markup
-            if cut:
-                break
-        folded, filtered = model.hidden_counts(row)
-        if folded:
-            count = Segment(f" +{folded}", base + style_of("fold_count"))
-        elif filtered and (model.query or model.filter_mode in _COUNTED_FILTERS):
-            count = Segment(f" +{filtered}", base + style_of("count"))
-        else:
-            count = None
-        strip = Strip(segments)
-        if pan:  # the cursor mark stays; a « beside it says the row is scrolled
-            # A row shallower than the cursor row is panned less, so its text stays in sight.
-            pan = min(pan, _gutter_width(text))
-            marker, _, rest = strip.divide([1, 2, strip.cell_length])[:3]
-            more = Strip([Segment("«" if pan else " ", base + style_of("dim"))])
-            strip = Strip.join([marker, more, rest.crop(pan, rest.cell_length)])
-        room = width - (count.cell_length if count else 0)
-        if cut or strip.cell_length > room:  # rows never wrap; the count stays in sight
-            strip = Strip.join([strip.crop(0, max(0, room - 1)), Strip([Segment("…", segments[-1].style)])])
-        if count is not None:
-            strip = Strip.join([strip, Strip([count])])
-        return strip.crop_extend(0, width, base)
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """ScrollView's, but the scrollbar is drawn again only when its thumb moves on screen."""
+        if self.show_vertical_scrollbar:
+            bar = self.vertical_scrollbar
+            if tree_paint.same_thumb(bar, new_value):
+                bar.set_reactive(ScrollBar.position, bar.validate_position(new_value))
+            else:
+                bar.position = new_value
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
 
     def _role_style(self, role: str) -> Style:
         """A role's colour and text style, without a background (rows keep theirs)."""
@@ -653,11 +659,3 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
 
     def action_label(self, step: int) -> None:
         self._act(lambda m: m.next_label(step), center=True)
-
-
-def _gutter_width(text: RowText) -> int:
-    """The columns of gutters before a row's connector (the part a pan may hide: the connector
-    and what follows stay)."""
-    if text.content_start and text.segments[0][1] == "dim":
-        return max(0, len(text.segments[0][0]) - 3)
-    return 0

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 __all__ = ["RowReader"]
 
+_NEAR = 8  # rows past the known ones that a draw checks itself
+
 
 class RowReader:
     """The rows' reading for one :class:`~pitui.ui.widgets.session_tree.SessionTree`."""
@@ -28,18 +30,45 @@ class RowReader:
         self._scheduled = False
         self._failed: tuple[TreeModel, int] | None = None  # no new try until the rows change
         self._placeholders = False  # a row was drawn without its text
+        # Rows known to have their text: (model, its ready_mark, start, end). A scroll by a row
+        # checks the row it brings in here, not every row around the screen in a callback.
+        self._known: tuple[TreeModel, tuple[int, int], int, int] | None = None
 
     def drew_placeholder(self) -> None:
         """A row was drawn without its text: read it, then draw it again."""
         self._placeholders = True
+        self._known = None
         self.want()
 
     def want(self) -> None:
         """Check, once this paint is done, that the rows on screen and a page either side have
         their text; a worker reads those that do not."""
-        if not self._scheduled:
-            self._scheduled = True
-            self._tree.call_later(self._check)
+        if self._scheduled or self._covered():
+            return
+        self._scheduled = True
+        self._tree.call_later(self._check)
+
+    def _window(self, model: TreeModel) -> tuple[int, int]:
+        """The rows wanted: those on screen and a page either side."""
+        tree = self._tree
+        height = max(1, tree.scrollable_content_region.height)
+        top = round(tree.scroll_y)
+        return max(0, top - height), min(len(model), top + 2 * height)
+
+    def _covered(self) -> bool:
+        """Whether the rows wanted are known to have their text (a few rows past what is known,
+        as a scroll brings in, are checked here)."""
+        known, model = self._known, self._tree.model
+        if known is None or model is None or known[0] is not model or known[1] != model.ready_mark:
+            return False
+        start, end = self._window(model)
+        low, high = known[2], known[3]
+        if high < end <= high + _NEAR and start >= low and model.rows_ready(high, end):
+            high = end
+        elif start < low <= start + _NEAR and end <= high and model.rows_ready(start, low):
+            low = start
+        self._known = (model, known[1], low, high)
+        return low <= start and end <= high
 
     def _check(self) -> None:
         self._scheduled = False
@@ -50,6 +79,7 @@ class RowReader:
         height = max(1, tree.scrollable_content_region.height)
         top = round(tree.scroll_y)
         if model.rows_ready(top, top + height) and model.rows_ready(top - height, top + 2 * height):
+            self._known = (model, model.ready_mark, *self._window(model))
             self._redraw()  # made meanwhile (a cursor move, a fold)
             return
         if self._running:
