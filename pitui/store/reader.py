@@ -263,12 +263,24 @@ class Session:
         return session
 
     def _build_index(self) -> None:
-        self.by_id = {}
         self.labels = {}
         self.label_times = {}
+        entries = self.entries
+        # Unique ids (every file pi writes): the map made in one go, the labels from the label
+        # entries alone. _index_entry's effect, entry by entry, is the same.
+        by_id = dict(zip(map(_ID, entries), entries, strict=True))
+        if len(by_id) == len(entries):
+            self.by_id = by_id
+            for entry in [e for e in entries if e.type == "label"]:
+                self._index_entry(entry)
+            self.leaf_id = entries[-1].id if entries else None
+            self._tree = None
+            self._path_cache = None
+            return
+        self.by_id = {}
         self.leaf_id = None
         by_id = self.by_id
-        for entry in self.entries:
+        for entry in entries:
             if entry.id in by_id and self.path:
                 self.problems.append(
                     LineProblem(self.path, entry.line, f"duplicate id {entry.id!r}: the later entry wins")
@@ -423,10 +435,14 @@ class Session:
         """Entries whose parent is missing (shown as roots) and entries caught in a parentId
         cycle (reachable from no root: pi itself hangs when the leaf is among them)."""
         where = self.path or "<memory>"
+        # the entries whose parent is not an id in the file, picked without a loop in Python
+        orphans = itertools.compress(
+            self.entries, map(operator.not_, map(self.by_id.__contains__, map(_PARENT, self.entries)))
+        )
         problems = [
             LineProblem(where, e.line, f"entry {e.id}: its parent {e.parent_id} is not in the file; shown as a root")
-            for e in self.entries
-            if e.parent_id and e.parent_id != e.id and e.parent_id not in self.by_id
+            for e in orphans
+            if e.parent_id and e.parent_id != e.id
         ]
         if _parents_first(self.entries, self.by_id):
             return problems  # every parent comes before its children: no cycle
