@@ -40,7 +40,6 @@ from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
 from pitui.ui.format import error_about, problems_text, sentence_case
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
-from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.screens.picker_listing import PickerListing, Resolved, ScopeState
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, footer_keys, picker_hints
@@ -629,6 +628,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
         row = self.session_list.selected
         if row is None:
             return
+        from pitui.ui.screens.dialogs import RenameScreen  # not needed for the first screen
+
         hint = f"{self.app.keys_text('picker.open')} to save · escape/ctrl+c to cancel"
         self.app.push_screen(RenameScreen(row.info.name or "", hint), partial(self._rename_chosen, row.path))
 

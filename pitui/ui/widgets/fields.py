@@ -1,18 +1,19 @@
 """The focusable widgets pitui's screens and dialogs use, each acting on keys in the order they
-were typed (:class:`~pitui.ui.keys.OrderedKeys`)."""
+were typed (:class:`~pitui.ui.keys.OrderedKeys`). The dialogs' text editor is in
+:mod:`pitui.ui.widgets.text_area_field`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, OptionList
 
 from pitui.ui.keys import OrderedKeys, declared_bindings
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-__all__ = ["OrderedInput", "OrderedOptionList", "OrderedTextArea", "SearchField"]
+__all__ = ["OrderedInput", "OrderedOptionList", "SearchField"]
 
 
 class OrderedInput(OrderedKeys, Input):
@@ -28,14 +29,6 @@ class OrderedInput(OrderedKeys, Input):
             self.insert_text_at_cursor(character)
         else:
             self.replace(character, *selection)
-
-
-class OrderedTextArea(OrderedKeys, TextArea):
-    """A text editor in a dialog: the dialog's keys (Ctrl+S, Escape) come first; the rest is the
-    editor's own, text included."""
-
-    SCREEN_FIRST: ClassVar[bool] = True
-    OWNS_TEXT: ClassVar[bool] = False
 
 
 class OrderedOptionList(OrderedKeys, OptionList):
