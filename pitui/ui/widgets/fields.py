@@ -41,6 +41,13 @@ class SearchField(OrderedInput):
     screen's ``key_waits``); while the screen's ``typing_locked`` (a question is asked), keys
     that are not the screen's do nothing."""
 
+    @property
+    def content_width(self) -> int:
+        # Input makes this its virtual width at every change of its value, and a new virtual
+        # width lays the whole screen out again: at every keystroke. As wide as the box at
+        # least, it changes only once the text is wider than the box (scrolling is the same).
+        return max(super().content_width, self.scrollable_content_region.width)
+
     def key_actions(self, key: str, character: str | None = None) -> list[tuple[DOMNode, str]]:
         if getattr(self.screen, "typing_locked", False):
             return [(self.screen, binding.action) for binding in declared_bindings(self.screen, key)]
