@@ -284,6 +284,8 @@ class PickerScreen(PickerSearching, OrderedKeys, PituiScreen):
             self.notify(f"Not following changes on disk: {error}", severity="warning", markup=False)
 
     def _watch_started(self) -> None:
+        if self._stop_watch.is_set() or not self.is_attached:  # the picker has gone meanwhile
+            return
         for scope, state in self.listing.states.items():
             if state.infos is not None or state.loading:
                 self._request_load(scope)
