@@ -24,7 +24,6 @@ from textual.binding import Binding, BindingType
 from pitui.config import Config
 from pitui.safe_text import safe_line
 from pitui.ui.keys import binding_defaults, check_keymap, keys_for
-from pitui.ui.screens.help import HelpScreen
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, Scope
@@ -311,5 +310,7 @@ class PituiApp(App[AppResult | None]):
         self.call_from_thread(self.exit, AppResult("resume", forked.path, forked.cwd, forked.status))
 
     def action_help(self) -> None:
+        from pitui.ui.screens.help import HelpScreen  # rich's tables: not for the first screen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
