@@ -10,7 +10,7 @@ with ``is_set``), which watchfiles polls every ``step_ms``.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from enum import Enum
 from typing import Protocol
 
@@ -58,10 +58,12 @@ async def watch_sessions(
     debounce_ms: int = 400,
     step_ms: int = 50,
     rust_timeout_ms: int = 1000,
+    started: Callable[[], object] | None = None,
 ) -> AsyncIterator[set[str]]:
     """Yield the set of changed paths under ``folders`` (recursively), a burst of writes within
     ``debounce_ms`` as one set, until ``stop`` is set. Folders that do not exist are watched
-    through their parent. Returns at once when there is nothing to watch.
+    through their parent. Returns at once when there is nothing to watch. ``started`` is called
+    on the event loop once the folders are watched (every change from then on is reported).
 
     ``stop`` is best a threading.Event here: the watcher waits for changes in a thread, and
     setting it ends that thread within ``step_ms`` (cancelling the task alone would wait for
@@ -72,6 +74,11 @@ async def watch_sessions(
     roots = watch_roots(folders)
     if not roots:
         return
+    if started is not None:
+        import asyncio
+
+        # awatch sets its watches up before its first wait: this runs after that wait began.
+        asyncio.get_running_loop().call_soon(started)
     async for changes in awatch(
         *roots,
         watch_filter=None,

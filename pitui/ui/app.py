@@ -24,7 +24,6 @@ from textual.binding import Binding, BindingType
 from pitui.config import Config
 from pitui.safe_text import safe_line
 from pitui.ui.keys import binding_defaults, check_keymap, keys_for
-from pitui.ui.screens.help import HelpScreen
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, Scope
@@ -132,8 +131,18 @@ class PituiApp(App[AppResult | None]):
             ]
         )
 
+    @functools.cached_property
+    def _picker_binding_defaults(self) -> dict[str, Binding]:
+        """The bindings of the app and the picker: what the first screen's hints name. Taken
+        from these two classes alone, so that a start without a keymap imports no other screen."""
+        from pitui.ui.screens.picker import PickerScreen
+
+        return binding_defaults([type(self), PickerScreen])
+
     def keys_for(self, binding_id: str) -> list[str]:
         """The keys bound to ``binding_id`` now: the user's keymap, else the default."""
+        if not self.keymap and binding_id in self._picker_binding_defaults:
+            return keys_for(binding_id, self.keymap, self._picker_binding_defaults)
         return keys_for(binding_id, self.keymap, self.binding_defaults)
 
     def keys_text(self, binding_id: str, separator: str = "/") -> str:
@@ -171,12 +180,13 @@ class PituiApp(App[AppResult | None]):
     # -- lifecycle -------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        where = f"{self.config.path}: [keys]" if self.config.path else "[keys]"
-        self.keymap, problems = check_keymap(self.config.keys, self.binding_defaults, where)
-        if self.keymap:
-            self.set_keymap(self.keymap)
-        for problem in problems:
-            self.notify(problem, title="Config", severity="warning", markup=False, timeout=10)
+        if self.config.keys:  # checked against every screen's bindings (which imports them all)
+            where = f"{self.config.path}: [keys]" if self.config.path else "[keys]"
+            self.keymap, problems = check_keymap(self.config.keys, self.binding_defaults, where)
+            if self.keymap:
+                self.set_keymap(self.keymap)
+            for problem in problems:
+                self.notify(problem, title="Config", severity="warning", markup=False, timeout=10)
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         else:
@@ -310,5 +320,7 @@ class PituiApp(App[AppResult | None]):
         self.call_from_thread(self.exit, AppResult("resume", forked.path, forked.cwd, forked.status))
 
     def action_help(self) -> None:
+        from pitui.ui.screens.help import HelpScreen  # rich's tables: not for the first screen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))

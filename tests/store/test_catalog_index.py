@@ -123,3 +123,19 @@ def test_an_indexer_error_leaves_searching_exact(tmp_path, monkeypatch):
     assert isinstance(cat.indexer.error, OSError)
     assert found(cat)['"node cve"'] == ["s0"]
     cat.close()
+
+
+def test_a_renamed_session_is_found_by_its_new_name_on_the_next_keystroke(tmp_path):
+    # What a session's id, name and cwd hold is kept between searches; a rename must show.
+    folder = corpus(tmp_path)
+    cat = Catalog(agent_dir=str(tmp_path / "agent"), cache_dir=str(tmp_path / "cache"), index_in_background=True)
+    infos = cat.list_all()
+    assert cat.indexer is not None and cat.indexer.wait(timeout=60)
+    assert [h.info.id for h in cat.search('"zebra crossing"', scope=infos)] == []
+    assert [h.info.id for h in cat.search('"brave name"', scope=infos)] == ["s2"]
+    with (folder / "002.jsonl").open("a") as f:
+        f.write(line({"type": "session_info", "id": "j", "parentId": None, "timestamp": T0, "name": "Zebra crossing"}))
+    infos = cat.list_all()
+    assert [h.info.id for h in cat.search('"zebra crossing"', scope=infos)] == ["s2"]
+    assert [h.info.id for h in cat.search('"brave name"', scope=infos)] == []
+    cat.close()

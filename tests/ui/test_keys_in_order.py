@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from pitui.store.reader import Session
 from pitui.ui.screens.dialogs import BranchDialog, ConfirmDialog, LabelDialog, SummaryEditor
 from pitui.ui.screens.session import SessionScreen
-from pitui.ui.widgets.fields import OrderedTextArea
 from pitui.ui.widgets.session_tree import SessionTree
+from pitui.ui.widgets.text_area_field import OrderedTextArea
 
 
 def view_of(pilot: Pilot[Any]) -> SessionScreen:

@@ -245,6 +245,24 @@ async def test_search_fuzzy_shows_hits_with_snippets(tmp_path):
         assert rows[1].startswith("    ")
 
 
+async def test_a_query_longer_than_the_box_scrolls_to_what_is_typed(tmp_path):
+    app = demo_app(tmp_path, scope="all")
+    async with app.run_test(size=(60, 24)) as pilot:
+        await settle(pilot)
+        await type_text(pilot, "gunicorn")
+        prompt = next(line.strip() for line in screen_lines(app) if line.lstrip().startswith("> "))
+        assert prompt == "> gunicorn"
+        words = " ".join(f"w{n:02d}" for n in range(20))  # 79 characters: wider than the box
+        await type_text(pilot, " " + words)
+        prompt = next(line.strip() for line in screen_lines(app) if line.lstrip().startswith("> "))
+        assert prompt.endswith("w18 w19")  # the end of the text, where the cursor is
+        assert "gunicorn" not in prompt
+        await pilot.press("home")
+        await settle(pilot)
+        prompt = next(line.strip() for line in screen_lines(app) if line.lstrip().startswith("> "))
+        assert prompt.startswith("> gunicorn w00")
+
+
 async def test_search_phrase_and_regex(tmp_path):
     app = demo_app(tmp_path, scope="all")
     async with app.run_test(size=(120, 36)) as pilot:

@@ -212,6 +212,26 @@ async def test_the_list_follows_the_disk(tmp_path, monkeypatch):
         assert len(listing(app).rows) == 5
 
 
+async def test_a_session_written_before_the_watcher_is_up_is_listed(tmp_path, monkeypatch):
+    # The watcher starts after the first listing is drawn; a session pi writes in between is
+    # not an event it sees, and must still appear (the picker lists again once it watches).
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    follow = PickerScreen._follow_disk
+    written: list[Path] = []
+
+    def write_then_follow(screen: PickerScreen) -> None:
+        if not written:
+            written.append(session(folder, "between", "Written while the watcher was starting", n=100))
+        follow(screen)
+
+    monkeypatch.setattr(PickerScreen, "_follow_disk", write_then_follow)
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW, watch=True)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await until(pilot, lambda: "Written while the watcher was starting" in titles(app))
+        assert written and len(listing(app).rows) == 6
+
+
 def test_no_watch_means_no_watcher(tmp_path):
     app = demo_app(tmp_path)
     assert app.watch_files is False

@@ -28,6 +28,7 @@ __all__ = [
     "index_remove",
     "pending_index",
     "prefilter",
+    "session_head",
 ]
 
 # Sessions added to the index per transaction: another writer of the cache waits for one batch.
@@ -114,11 +115,13 @@ def prefilter(
     infos: list[SessionInfo],
     sids: dict[str, int],
     elsewhere: dict[str, Callable[[SessionInfo], bool]] | None = None,
+    head_of: Callable[[SessionInfo], str] | None = None,
 ) -> set[str]:
     """The sessions that can contain every chunk: those whose indexed messages, id, name or
     cwd hold it, and every session the index does not cover yet. ``elsewhere[chunk](info)``
     says whether a session whose messages lack the chunk matches it anyway (a fuzzy token's
-    letters scattered over the name or cwd)."""
+    letters scattered over the name or cwd). ``head_of(info)`` gives :func:`session_head`
+    (from a cache that outlives one search)."""
     rescue = elsewhere or {}
     unindexed = {r[0] for r in conn.execute("SELECT sid FROM sessions WHERE indexed = 0")}
     remaining = list(infos)
@@ -140,13 +143,22 @@ def prefilter(
             if sid is None or sid in hit_sids or sid in unindexed:
                 keep.append(info)
                 continue
-            head = heads.get(info.path)
-            if head is None:
-                head = heads[info.path] = f"{info.id_text} {info.name or ''} {info.cwd}".lower()
+            if head_of is not None:
+                head = head_of(info)
+            elif (known := heads.get(info.path)) is not None:
+                head = known
+            else:
+                head = heads[info.path] = session_head(info)
             if chunk in head or (other is not None and other(info)):
                 keep.append(info)
         remaining = keep
     return {info.path for info in remaining}
+
+
+def session_head(info: SessionInfo) -> str:
+    """A session's id, name and cwd, lower-cased: what :func:`prefilter` looks in besides the
+    messages the index holds."""
+    return f"{info.id_text} {info.name or ''} {info.cwd}".lower()
 
 
 class BackgroundIndex:

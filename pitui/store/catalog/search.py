@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pitui.store.catalog.db import stored_text, texts
-from pitui.store.catalog.index import prefilter
+from pitui.store.catalog.index import prefilter, session_head
 from pitui.store.catalog.model import SearchCancelled, SearchHit, Segment, SessionInfo
 from pitui.store.js import js_lower
 from pitui.store.query import ParsedQuery, SessionFields, Token, match_fields, match_spans, phrase_chunks
@@ -60,9 +60,13 @@ class CatalogSearch:
         self._fields_cache: dict[int, tuple[int, int, Any, str | None, str, SessionFields, int]] = {}
         self._cache_chars = 0
         self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
+        # Per listed session (by identity; the object and its id, name and cwd kept to check
+        # it): its lower-cased head (id, name, cwd) and id, which every keystroke looks in.
+        self._heads: dict[int, tuple[SessionInfo, str, str, Any, str | None, str]] = {}
 
     def clear(self) -> None:
         """Forget everything (the cache was thrown away)."""
+        self._heads.clear()
         self._fields_cache.clear()
         self._cache_chars = 0
         self._snippet_sources.clear()
@@ -96,10 +100,12 @@ class CatalogSearch:
         a session matches, and its score, are pi's ``matchSession`` on its fields."""
         candidates: set[str] | None = None
         chunks = phrase_chunks(parsed)
-        elsewhere = _fuzzy_chunks(parsed)
+        elsewhere = _fuzzy_chunks(parsed, self._id_lower)
         chunks += [chunk for chunk in elsewhere if chunk not in chunks]
         if chunks:
-            candidates = prefilter(conn, chunks, infos, sids, elsewhere)
+            if len(self._heads) > 4 * len(infos) + 1024:  # rows of listings long gone
+                self._heads.clear()
+            candidates = prefilter(conn, chunks, infos, sids, elsewhere, self._head)
         wanted = {
             sids[info.path]: info
             for info in infos
@@ -131,6 +137,19 @@ class CatalogSearch:
                 scores.append(result.score)
                 found_sids.append(sid)
         return found, scores, found_sids
+
+    def _kept_head(self, info: SessionInfo) -> tuple[SessionInfo, str, str, Any, str | None, str]:
+        kept = self._heads.get(id(info))
+        if kept is None or kept[0] is not info or kept[3] is not info.id or kept[4] != info.name or kept[5] != info.cwd:
+            head = (info, session_head(info), js_lower(info.id_text), info.id, info.name, info.cwd)
+            kept = self._heads[id(info)] = head
+        return kept
+
+    def _head(self, info: SessionInfo) -> str:
+        return self._kept_head(info)[1]
+
+    def _id_lower(self, info: SessionInfo) -> str:
+        return self._kept_head(info)[2]
 
     def _fields(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, SessionFields]:
         """Each wanted session's fields as pi's matching compares them (lower-cased), kept in
@@ -263,7 +282,9 @@ def _clean(text: str) -> str:
     return _CONTROL.sub(" ", text)
 
 
-def _fuzzy_chunks(parsed: ParsedQuery) -> dict[str, Callable[[SessionInfo], bool]]:
+def _fuzzy_chunks(
+    parsed: ParsedQuery, id_lower: Callable[[SessionInfo], str] | None = None
+) -> dict[str, Callable[[SessionInfo], bool]]:
     """The fuzzy tokens a substring index can rule sessions out by (three characters or more):
     pi 1.6.0 matches a fuzzy token in the messages only as a substring (``matchFuzzyToken``), so
     a session whose messages lack it matches only through its id, name or cwd, which the
@@ -274,17 +295,20 @@ def _fuzzy_chunks(parsed: ParsedQuery) -> dict[str, Callable[[SessionInfo], bool
     for token in parsed.tokens:
         chunk = js_lower(token.value)
         if token.kind == "fuzzy" and len(chunk) >= 3 and chunk not in out:
-            out[chunk] = _outside_messages(chunk, ParsedQuery("tokens", (Token("fuzzy", token.value),)))
+            out[chunk] = _outside_messages(chunk, ParsedQuery("tokens", (Token("fuzzy", token.value),)), id_lower)
     return out
 
 
-def _outside_messages(chunk: str, alone: ParsedQuery) -> Callable[[SessionInfo], bool]:
+def _outside_messages(
+    chunk: str, alone: ParsedQuery, id_lower: Callable[[SessionInfo], str] | None = None
+) -> Callable[[SessionInfo], bool]:
     """Whether a session matches the one fuzzy token ``alone`` with no messages: in its id, or
-    in its name and cwd, whose answer is remembered (many sessions share a cwd and no name)."""
+    in its name and cwd, whose answer is remembered (many sessions share a cwd and no name).
+    ``id_lower(info)``: the id lower-cased (``js_lower``), from a cache."""
     known: dict[tuple[str | None, str], bool] = {}
 
     def matches(info: SessionInfo) -> bool:
-        if chunk in js_lower(info.id_text):
+        if chunk in (id_lower(info) if id_lower is not None else js_lower(info.id_text)):
             return True
         key = (info.name, info.cwd)
         found = known.get(key)

@@ -23,7 +23,8 @@ from textual.widgets.option_list import Option
 from pitui.safe_text import safe, safe_line
 from pitui.store.summarize import SummarizerCancelled, SummarizerError, run_summarizer
 from pitui.ui.keys import OrderedKeys
-from pitui.ui.widgets.fields import OrderedInput, OrderedOptionList, OrderedTextArea
+from pitui.ui.widgets.fields import OrderedInput, OrderedOptionList
+from pitui.ui.widgets.text_area_field import OrderedTextArea
 
 __all__ = [
     "DIALOGS",

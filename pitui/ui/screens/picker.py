@@ -40,22 +40,22 @@ from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
 from pitui.ui.format import error_about, problems_text, sentence_case
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
-from pitui.ui.screens.dialogs import RenameScreen
 from pitui.ui.screens.picker_listing import PickerListing, Resolved, ScopeState
+from pitui.ui.screens.picker_search import PickerSearching
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, footer_keys, picker_hints
 from pitui.ui.widgets.preview_pane import PreviewPane
 from pitui.ui.widgets.session_list import SessionList
 
 if TYPE_CHECKING:
-    from pitui.store.catalog import Catalog, ListingProblem, SearchHit, SessionInfo
+    from pitui.store.catalog import Catalog, ListingProblem, SessionInfo
 
 __all__ = ["PickerScreen"]
 
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
 
 
-class PickerScreen(OrderedKeys, PituiScreen):
+class PickerScreen(PickerSearching, OrderedKeys, PituiScreen):
     """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
 
     BINDING_GROUP_TITLE = "Session picker"
@@ -98,6 +98,7 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self._catalog_lock = threading.Lock()  # one listing at a time: catalog.problems is per call
         self._stop_watch = threading.Event()
         self._preview_path: str | None = None
+        self._watching = False  # the watcher starts once the first listing is on screen
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -140,8 +141,6 @@ class PickerScreen(OrderedKeys, PituiScreen):
         self._refilter()
         self.search_box.focus()
         self._request_load(self.scope)
-        if self.app.watch_files:
-            self._watch()
         self.set_interval(60, self._clock_ticked)  # ages ("5m") move on while the picker is open
 
     def _clock_ticked(self) -> None:
@@ -242,6 +241,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
         if scope == self.scope:
             self._update_header()
             self._refilter()
+        if problems is not None:
+            self._follow_disk()
 
     def _load_failed(self, scope: Scope, message: str) -> None:
         self.listing.failed(scope)
@@ -250,12 +251,21 @@ class PickerScreen(OrderedKeys, PituiScreen):
         if scope == self.scope:
             self._set_status(f"Failed to load sessions: {message}", error=True, seconds=4)
             self._refilter()
+        self._follow_disk()
 
     def _finish_load(self, scope: Scope) -> None:
         if self.listing.finish(scope):
             self._request_load(scope)
 
     # -- live updates ----------------------------------------------------------------------
+
+    def _follow_disk(self) -> None:
+        """Follow the disk from now on, once: after the first listing's rows are drawn (the
+        watcher's imports would delay them). What changed before the watcher was up is caught
+        by listing every scope shown again then (a stat per unchanged file)."""
+        if not self._watching and self.app.watch_files:
+            self._watching = True
+            self.call_after_refresh(self._watch)
 
     @work(group="picker-watch", exclusive=True, exit_on_error=False)
     async def _watch(self) -> None:
@@ -264,11 +274,21 @@ class PickerScreen(OrderedKeys, PituiScreen):
         current, everything, _ = self.listing.folders()
         try:
             async for paths in watch_sessions(
-                [current, everything], self._stop_watch, debounce_ms=self.WATCH_DEBOUNCE_MS
+                [current, everything],
+                self._stop_watch,
+                debounce_ms=self.WATCH_DEBOUNCE_MS,
+                started=self._watch_started,
             ):
                 self._disk_changed(paths)
         except OSError as error:  # no more inotify watches, a folder that cannot be watched
             self.notify(f"Not following changes on disk: {error}", severity="warning", markup=False)
+
+    def _watch_started(self) -> None:
+        if self._stop_watch.is_set() or not self.is_attached:  # the picker has gone meanwhile
+            return
+        for scope, state in self.listing.states.items():
+            if state.infos is not None or state.loading:
+                self._request_load(scope)
 
     def _disk_changed(self, paths: set[str]) -> None:
         for scope in self.listing.touched(paths):
@@ -334,80 +354,9 @@ class PickerScreen(OrderedKeys, PituiScreen):
         """The listed sessions open in a session view (compared as real paths, as pi does)."""
         return self.listing.open_rows(self.scope, self.app.open_session_paths())
 
-    def _start_search(self, generation: int, *args: Any) -> None:
-        if generation == self._searching:  # else a newer keystroke came meanwhile
-            self._search(generation, *args)
-
-    # A description, or Textual would spell out every argument (all the sessions) for each search.
-    @work(thread=True, exclusive=True, group="picker-search", exit_on_error=False, description="search")
-    def _search(
-        self,
-        generation: int,
-        query: str,
-        infos: list[SessionInfo],
-        sort: SortMode,
-        named: bool,
-        new_query: bool,
-        snippets: int,
-    ) -> None:
-        from pitui.store.catalog import SearchCancelled
-        from pitui.store.query import QueryError
-
-        worker = get_current_worker()
-        if worker.is_cancelled:
-            return
-
-        def cancelled() -> bool:
-            # Asked every few hundred sessions: let the UI thread have the interpreter lock
-            # now if it waits for it (else it may wait up to sys.getswitchinterval(), 5 ms, at
-            # every turn of its event loop while this thread searches).
-            tuning.yield_gil()
-            return worker.is_cancelled
-
-        try:
-            hits = self.catalog.search(
-                query,
-                scope=infos,
-                mode=sort,
-                name_filter="named" if named else "all",
-                snippets=snippets,
-                cancelled=cancelled,
-            )
-        except SearchCancelled:  # a newer keystroke's search is on its way
-            return
-        except QueryError as error:
-            self._from_thread(self._searched, generation, query, [], str(error), False)
-            return
-        except Exception as error:  # a damaged cache, a vanished file: say so, keep the app
-            self._from_thread(self._searched, generation, query, [], f"Search failed: {error}", False)
-            return
-        # The rows are made here, not on the UI thread: thousands of them, at every keystroke.
-        self._from_thread(
-            self._searched, generation, query, [ListRow(hit.info, "", hit) for hit in hits], None, new_query
-        )
-
-    def _searched(self, generation: int, query: str, rows: list[ListRow], error: str | None, best_first: bool) -> None:
-        if generation != self._searching:
-            return
-        self._search_error = error
-        self._hits_query = query
-        follow = rows[0].path if best_first and rows else None
-        self._show_rows(rows, two_lines=True, follow=follow)
-
     @on(SessionList.SnippetsWanted)
     def _snippets_wanted(self, message: SessionList.SnippetsWanted) -> None:
         self._fill_snippets(self._searching, self._hits_query, message.hits)
-
-    @work(thread=True, group="picker-snippets", exit_on_error=False, description="snippets")
-    def _fill_snippets(self, generation: int, query: str, hits: list[SearchHit]) -> None:
-        for hit in hits:
-            if get_current_worker().is_cancelled or generation != self._searching:
-                return
-            try:
-                self.catalog.snippet(hit, query)
-            except Exception:  # a snippet is a nicety: the row is there without it
-                continue
-        self._from_thread(self.session_list.refresh_hits)
 
     def _update_body_message(self) -> None:
         """What the list says when it has no rows (pi's empty states, §1.7, or better)."""
@@ -629,6 +578,8 @@ class PickerScreen(OrderedKeys, PituiScreen):
         row = self.session_list.selected
         if row is None:
             return
+        from pitui.ui.screens.dialogs import RenameScreen  # not needed for the first screen
+
         hint = f"{self.app.keys_text('picker.open')} to save · escape/ctrl+c to cancel"
         self.app.push_screen(RenameScreen(row.info.name or "", hint), partial(self._rename_chosen, row.path))
 

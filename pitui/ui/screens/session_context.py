@@ -28,8 +28,8 @@ from pitui.store.write.editing import Written
 from pitui.store.write.surgery import describe
 from pitui.ui.screens.dialogs import SummaryEditor
 from pitui.ui.screens.session_live import PathShown, path_items
-from pitui.ui.widgets.fields import OrderedTextArea
 from pitui.ui.widgets.session_tree import SessionTree
+from pitui.ui.widgets.text_area_field import OrderedTextArea
 
 if TYPE_CHECKING:
     from pitui.ui.screens.session_writes import WritesSession

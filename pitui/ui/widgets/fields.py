@@ -1,18 +1,19 @@
 """The focusable widgets pitui's screens and dialogs use, each acting on keys in the order they
-were typed (:class:`~pitui.ui.keys.OrderedKeys`)."""
+were typed (:class:`~pitui.ui.keys.OrderedKeys`). The dialogs' text editor is in
+:mod:`pitui.ui.widgets.text_area_field`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, OptionList
 
 from pitui.ui.keys import OrderedKeys, declared_bindings
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-__all__ = ["OrderedInput", "OrderedOptionList", "OrderedTextArea", "SearchField"]
+__all__ = ["OrderedInput", "OrderedOptionList", "SearchField"]
 
 
 class OrderedInput(OrderedKeys, Input):
@@ -30,14 +31,6 @@ class OrderedInput(OrderedKeys, Input):
             self.replace(character, *selection)
 
 
-class OrderedTextArea(OrderedKeys, TextArea):
-    """A text editor in a dialog: the dialog's keys (Ctrl+S, Escape) come first; the rest is the
-    editor's own, text included."""
-
-    SCREEN_FIRST: ClassVar[bool] = True
-    OWNS_TEXT: ClassVar[bool] = False
-
-
 class OrderedOptionList(OrderedKeys, OptionList):
     """A list of choices: keys no binding claims do nothing."""
 
@@ -47,6 +40,13 @@ class SearchField(OrderedInput):
     every key behind it, until the screen shows the rows of what was typed before it (the
     screen's ``key_waits``); while the screen's ``typing_locked`` (a question is asked), keys
     that are not the screen's do nothing."""
+
+    @property
+    def content_width(self) -> int:
+        # Input makes this its virtual width at every change of its value, and a new virtual
+        # width lays the whole screen out again: at every keystroke. As wide as the box at
+        # least, it changes only once the text is wider than the box (scrolling is the same).
+        return max(super().content_width, self.scrollable_content_region.width)
 
     def key_actions(self, key: str, character: str | None = None) -> list[tuple[DOMNode, str]]:
         if getattr(self.screen, "typing_locked", False):

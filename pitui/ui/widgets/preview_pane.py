@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -22,7 +22,6 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.safe_text import safe_line
-from pitui.store.stats import SessionPreview
 from pitui.ui.format import (
     fit_middle,
     format_age,
@@ -32,6 +31,9 @@ from pitui.ui.format import (
     format_tokens,
     shorten_home_folder,
 )
+
+if TYPE_CHECKING:
+    from pitui.store.stats import SessionPreview
 
 __all__ = ["FactTable", "PreviewPane"]
 

@@ -189,6 +189,10 @@ class SessionList(ScrollView, can_focus=False):
         self.message_is_error = False
         self.locked = False  # clicks ignored (while a delete waits for confirmation)
         self._lines: LRUCache[tuple[int, int, bool, int], Strip] = LRUCache(1024)
+        # A session's first line outlives its row: the next search keystroke makes new rows of
+        # mostly the same sessions. Keyed by the session, prefix, cursor, width and age shown;
+        # emptied when anything else a first line shows changes (_titles_changed).
+        self._titles: dict[tuple[int, str, bool, int, str], tuple[SessionInfo, Strip]] = {}
         self._asked: set[int] = set()  # ids of hits whose snippet was asked for
         self._pending: list[SearchHit] = []
         self._frame: tuple[int, Style, dict[str, Style]] | None = None  # while lines are drawn
@@ -244,6 +248,7 @@ class SessionList(ScrollView, can_focus=False):
     ) -> None:
         """Change what the rows show. ``gone_cwds``: the header cwds whose folder no longer
         exists (their rows are marked)."""
+        shown = (self.show_cwd, self.show_path, self.current_paths, self.gone_cwds)
         if show_cwd is not None:
             self.show_cwd = show_cwd
         if show_path is not None:
@@ -258,12 +263,15 @@ class SessionList(ScrollView, can_focus=False):
             self.message_is_error = message_is_error
         if gone_cwds is not None:
             self.gone_cwds = gone_cwds
+        if shown != (self.show_cwd, self.show_path, self.current_paths, self.gone_cwds):
+            self._titles.clear()
         self._changed()
 
     def set_delete_path(self, path: str | None) -> None:
         """Mark the row awaiting a delete confirmation (None: no row)."""
         self.delete_path = path
         self.locked = path is not None
+        self._titles.clear()
         self._changed()
 
     def refresh_hits(self) -> None:
@@ -349,6 +357,7 @@ class SessionList(ScrollView, can_focus=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._lines.clear()
+        self._titles.clear()
 
     def on_resize(self, event: events.Resize) -> None:
         self._lines.clear()
@@ -400,7 +409,7 @@ class SessionList(ScrollView, can_focus=False):
         strip = self._lines.get(key)
         if strip is None:
             if part == 0:
-                strip = self._row_strip(row, selected, width, base)
+                strip = self._title_strip(row, selected, width, base)
             else:
                 strip = self._snippet_strip(row, selected, width, base)
             self._lines[key] = strip
@@ -442,6 +451,18 @@ class SessionList(ScrollView, can_focus=False):
         if not place or room < 8:  # too little room to say anything useful
             return tail
         return f"{fit_middle(place, room) if path else _fit_left(place, room)} {tail}"
+
+    def _title_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
+        info = row.info
+        key = (id(info), row.prefix, selected, width, format_age(last_activity(info), self.now_ms))
+        kept = self._titles.get(key)
+        if kept is not None and kept[0] is info:
+            return kept[1]
+        strip = self._row_strip(row, selected, width, base)
+        if len(self._titles) >= 4096:
+            self._titles.clear()
+        self._titles[key] = (info, strip)
+        return strip
 
     def _row_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
         info = row.info
