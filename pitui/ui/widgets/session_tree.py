@@ -348,7 +348,9 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
             target = cursor
         else:
             target = cursor - height + 1
-        self.scroll_to(y=max(0, target), animate=False, immediate=True)
+        # Forced: the scrollbar that allows a scroll may not have been worked out yet for rows
+        # that just came (a scroll refused then would leave the cursor out of sight).
+        self.scroll_to(y=max(0, target), animate=False, immediate=True, force=True)
 
     def _post_changes(self) -> None:
         model = self._model
