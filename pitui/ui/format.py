@@ -65,18 +65,14 @@ def format_size(size: int) -> str:
 
 
 def format_tokens(count: float) -> str:
-    """A token count as pi's footer shows it: ``950``, ``4.5k``, ``12k``, ``1.2M``, ``34M``, and
-    on to ``1.5B``, ``588B``."""
-    if count < 1000:
-        return str(round(count))
-    if count < 10_000:
-        return f"{count / 1000:.1f}k"
-    if count < 1_000_000:
-        return f"{round(count / 1000)}k"
-    if count < 10_000_000:
-        return f"{count / 1_000_000:.1f}M"
+    """A token count as pi's footer shows it (``950``, ``4.5k``, ``12k``, ``1.2M``, ``34M``: its
+    ``formatTokens``, :func:`pitui.store.context_size.format_tokens`), and on to ``1.5B``,
+    ``588B``."""
     if count < 1_000_000_000:
-        return f"{round(count / 1_000_000)}M"
+        # Imported here: the picker's first frame needs no context counting.
+        from pitui.store.context_size import format_tokens as pi_format_tokens
+
+        return pi_format_tokens(count)
     # Beyond pi's footer: a long session's cache reads add up to billions.
     if count < 10_000_000_000:
         return f"{count / 1_000_000_000:.1f}B"
