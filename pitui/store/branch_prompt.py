@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pitui.store.context import apply_edit, context_messages, edit_key, has_replacement
+from pitui.store.context import apply_edit, context_messages, edit_key, edit_map, has_replacement
 from pitui.store.js import js_head, js_len, js_string, js_truthy
 from pitui.store.jsonl import dumps
 from pitui.store.model import Entry
@@ -134,12 +134,7 @@ def prepare_branch(entries: Sequence[Entry], token_budget: int = TOKEN_BUDGET) -
         if isinstance(details, dict) and not js_truthy(entry.get("fromHook")):
             read.update(_strings(details.get("readFiles")))
             modified.update(_strings(details.get("modifiedFiles")))
-    edits: dict[Any, Entry] = {}
-    for entry in entries:
-        if entry.type == "context_edit":
-            key = edit_key(entry.get("targetId"))
-            if key is not None:
-                edits[key] = entry
+    edits = edit_map(entries)  # pi honours the latest edit per target among the branch's entries
     messages: list[dict[str, Any]] = []
     total = 0
     for entry in reversed(entries):

@@ -263,14 +263,17 @@ class ScanState:
             if not self.first_message and user:
                 self.first_message = text
         elif kind == "session_info":
-            name = entry.name
-            if name is None:
-                self.name = None
-            elif type(name) is str:
-                self.name = js_trim(name) or None
-            else:
-                self.unlisted_reason = f"pi cannot list it: a session name that is not text at byte {offset}"
+            self._named(entry.name, offset)
         return True
+
+    def _named(self, name: Any, offset: int) -> None:
+        """A ``session_info`` entry's name: the latest wins, cleared by null (pi's rule)."""
+        if name is None:
+            self.name = None
+        elif type(name) is str:
+            self.name = js_trim(name) or None
+        else:
+            self.unlisted_reason = f"pi cannot list it: a session name that is not text at byte {offset}"
 
     def feed(self, seg: bytes | memoryview, offset: int, rows: list[ScanRow] | None) -> None:
         """Process one non-blank line (already trimmed where pi's ``trim()`` would trim it)."""
@@ -367,13 +370,7 @@ class ScanState:
             if not self.first_message and role == "user":
                 self.first_message = text
         elif kind == "session_info":
-            name = entry.get("name")
-            if name is None:
-                self.name = None
-            elif type(name) is str:
-                self.name = js_trim(name) or None
-            else:
-                self.unlisted_reason = f"pi cannot list it: a session name that is not text at byte {offset}"
+            self._named(entry.get("name"), offset)
 
 
 def _blocks(fd: int, start: int, size: int) -> Iterator[tuple[int, bytes, int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual import on, work
@@ -29,6 +29,7 @@ from pitui.ui.widgets.text_area_field import OrderedTextArea
 __all__ = [
     "DIALOGS",
     "BranchDialog",
+    "ChoiceDialog",
     "ConfirmDialog",
     "InstructionsEditor",
     "LabelDialog",
@@ -43,7 +44,36 @@ BRANCH_PI, BRANCH_PI_FOCUS = "pi", "pi-focus"  # pi's "Summarize" and "Summarize
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
-class BranchDialog(OrderedKeys, ModalScreen[str | None]):
+T = TypeVar("T")
+
+
+class ChoiceDialog(OrderedKeys, ModalScreen[T | None], Generic[T]):
+    """A question answered by one of its options (Enter), or by none (Escape: None). The
+    subclass composes an ``OptionList`` and binds ``move(±1)`` and ``cancel``; the answer is
+    :meth:`answer` of the chosen option's id."""
+
+    def answer(self, option_id: str | None) -> T | None:
+        return option_id  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.answer(event.option.id))
+
+    def action_move(self, step: int) -> None:
+        choices = self.query_one(OptionList)
+        if step > 0:
+            choices.action_cursor_down()
+        else:
+            choices.action_cursor_up()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class BranchDialog(ChoiceDialog[str]):
     """pi's ``Summarize branch?``: no summary, a summary the user writes, or one from the
     configured summarizer command; without one, pi's "Summarize" and "Summarize with custom
     prompt", run through the pi installed (``pi``: True), else the command's choice is shown
@@ -92,23 +122,6 @@ class BranchDialog(OrderedKeys, ModalScreen[str | None]):
                 id="branch-choices",
             )
             yield Static("↑↓ navigate · enter select · escape cancel", classes="dialog-hint", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
-
-    def action_move(self, step: int) -> None:
-        choices = self.query_one(OptionList)
-        if step > 0:
-            choices.action_cursor_down()
-        else:
-            choices.action_cursor_up()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class SummaryEditor(OrderedKeys, ModalScreen[str | None]):

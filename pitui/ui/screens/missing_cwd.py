@@ -10,17 +10,15 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Static
 from textual.widgets.option_list import Option
 
 from pitui.safe_text import safe_line
 from pitui.store.session_cwd import Choice, MissingCwd
-from pitui.ui.keys import OrderedKeys
+from pitui.ui.screens.dialogs import ChoiceDialog
 from pitui.ui.widgets.fields import OrderedOptionList
 
 __all__ = ["MissingCwdDialog"]
@@ -28,7 +26,7 @@ __all__ = ["MissingCwdDialog"]
 CANCEL = "cancel"
 
 
-class MissingCwdDialog(OrderedKeys, ModalScreen[Choice | None]):
+class MissingCwdDialog(ChoiceDialog[Choice]):
     """Returns ``"continue"``, ``"fork"``, or None (Cancel, Escape)."""
 
     BINDING_GROUP_TITLE = "Session cwd does not exist question"
@@ -59,20 +57,5 @@ class MissingCwdDialog(OrderedKeys, ModalScreen[Choice | None]):
             yield Static(about, id="missing-cwd-about")
             yield Static("↑↓ navigate · enter select · escape cancel", classes="dialog-hint", markup=False)
 
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        choice = event.option.id
-        self.dismiss("continue" if choice == "continue" else "fork" if choice == "fork" else None)
-
-    def action_move(self, step: int) -> None:
-        choices = self.query_one(OptionList)
-        if step > 0:
-            choices.action_cursor_down()
-        else:
-            choices.action_cursor_up()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def answer(self, option_id: str | None) -> Choice | None:
+        return "continue" if option_id == "continue" else "fork" if option_id == "fork" else None
