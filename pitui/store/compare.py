@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.store.content import text_blocks
+from pitui.store.context_size import format_tokens
 from pitui.store.digest import branch_notes, deepest_common, entries_below, file_lists
 from pitui.store.js import MISSING
 from pitui.store.jsonl import prepare
@@ -82,6 +83,23 @@ class Side:
     errors: tuple[Item, ...]
     stats: SessionStats
     by_type: dict[str, int]  # entries by type; messages by role ("message:user")
+
+    def totals_lines(self) -> list[str]:
+        """The side's tokens and cost, as the command and the screen show them."""
+        stats = self.stats
+        return [
+            f"{format_tokens(stats.total_tokens)} tokens · ${stats.cost:,.3f}",
+            f"in {format_tokens(stats.input)} · out {format_tokens(stats.output)}",
+            f"cache read {format_tokens(stats.cache_read)} · write {format_tokens(stats.cache_write)}",
+        ]
+
+    def entries_lines(self) -> list[str]:
+        """How many entries the side holds, then how many of each type (the most first)."""
+        count = len(self.entries)
+        kinds = sorted(self.by_type.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [f"{count:,} {'entry' if count == 1 else 'entries'}"] + [
+            f"{n:,} {k.removeprefix('message:')}" for k, n in kinds
+        ]
 
     def section(self, key: str) -> tuple[Item, ...]:
         items: tuple[Item, ...] = getattr(self, key)
