@@ -189,7 +189,10 @@ class _RawSide:
             "answer": [(n.text, n.entry_id, False, None) for n in notes.answers[-1:]],
             "files_read": [(f, where.get(f), False, None) for f in files.read],
             "files_changed": [(f, where.get(f), False, None) for f in files.modified],
-            "commands": [(c.command + c.outcome, c.entry_id, c.failed, c.result_id) for c in notes.commands],
+            # A command's tool result, where there is one: pi's tree shows that row, not the call's.
+            "commands": [
+                (c.command + c.outcome, c.result_id or c.entry_id, c.failed, c.result_id) for c in notes.commands
+            ],
             "failures": [
                 (c.command + c.outcome, c.result_id or c.entry_id, True, c.result_id)
                 for c in notes.commands
@@ -220,11 +223,19 @@ class _RawSide:
 
 
 def _file_entries(entries: list[Entry]) -> dict[str, Any]:
-    """Where each file a side names was last touched: the last ``read``/``write``/``edit`` call
-    with that path, else the branch summary that lists it (the lists themselves come from
+    """Where each file a side names was last touched: the tool result of the last ``read``,
+    ``write`` or ``edit`` call with that path (the row pi's tree shows; the call's message when
+    it has none), else the branch summary that lists it (the lists themselves come from
     :func:`~pitui.store.digest.file_lists`)."""
     where: dict[str, Any] = {}
+    calls: dict[str, str] = {}  # tool call id -> its path
     for entry in entries:
+        if entry.type == "message" and entry.role == "toolResult":
+            message = entry.message
+            call = message.get("toolCallId") if isinstance(message, dict) else None
+            if isinstance(call, str) and call in calls:
+                where[calls.pop(call)] = entry.id
+            continue
         if entry.type == "branch_summary":
             details = entry.get("details")
             if isinstance(details, dict):
@@ -241,6 +252,8 @@ def _file_entries(entries: list[Entry]) -> dict[str, Any]:
                     path = args.get("path") if isinstance(args, dict) else None
                     if isinstance(path, str) and path:
                         where[path] = entry.id
+                        if isinstance(block.get("id"), str):
+                            calls[block["id"]] = path
     return where
 
 
