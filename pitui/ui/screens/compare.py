@@ -161,7 +161,9 @@ class CompareScreen(OrderedKeys, Screen[Any]):
             return
         table = self.query_one(ComparisonTable)
         table.clear(columns=True)
-        width = max((table.size.width or self.app.size.width) // 2 - 2, 10)
+        # Each column is padded by a cell on either side; the vertical scrollbar takes two.
+        inner = table.scrollable_content_region.width or self.app.size.width - 2
+        width = max((inner - 2) // 2 - 2, 10)
         table.add_column(Text(f"A {safe_line(str(comparison.a.entry.id))}", style="bold"), width=width, key="a")
         table.add_column(Text(f"B {safe_line(str(comparison.b.entry.id))}", style="bold"), width=width, key="b")
         table.add_rows([_row_cells(row) for row in self.rows])
