@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pitui.cli.compare import cmd_compare
 from pitui.cli.resolve import CliError, load_session, read_session, resolve_session
 from pitui.safe_text import safe
 from pitui.store import paths
@@ -337,4 +338,5 @@ RUN: dict[str, Callable[[argparse.Namespace], int]] = {
     **dict.fromkeys(WRITES, cmd_write),
     "context": cmd_context,
     "export": cmd_export,
+    "compare": cmd_compare,
 }

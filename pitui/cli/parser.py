@@ -91,6 +91,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pitui trash 019cf5ce",
         "pitui trash ~/.pi/agent/sessions/--home-me-proj--/SESSION.jsonl",
     ),
+    "compare": (
+        "pitui compare 019cf5ce 7b20764b 516710ee     the two branches from their common entry",
+        "pitui compare 019cf5ce 7b20764b 516710ee --json",
+    ),
     "export": (
         "pitui export 019cf5ce > session.md",
         "pitui export 019cf5ce --format html -o session.html",
@@ -186,6 +190,15 @@ COMMANDS: dict[str, Command] = {
     ),
     "clone": Command("new session with the active path; prints its file", (_SESSION,)),
     "trash": Command("move a session file to the trash", (_SESSION,)),
+    "compare": Command(
+        "compare two branches: prompts, answers, files, commands, errors, tokens",
+        (
+            _SESSION,
+            _arg("a", metavar="A", help="an entry id (or a unique prefix): the end of one branch"),
+            _arg("b", metavar="B", help="an entry id (or a unique prefix): the end of the other"),
+            _arg("--json", action="store_true", help="the comparison as one JSON object"),
+        ),
+    ),
     "export": Command(
         "export the active path (or --leaf) as Markdown or HTML",
         (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-__all__ = ["CONVERSATION", "PICKER", "SESSION", "TREE"]
+__all__ = ["COMPARE", "CONVERSATION", "PICKER", "SESSION", "TREE"]
 
 
 # The session picker's. The search box has the focus and takes the text: none of these is a
@@ -101,6 +101,26 @@ SESSION: list[BindingType] = [
         id="session.context_view",
         tooltip="The conversation as the model sees it, or everything on the path",
     ),
+    Binding(
+        "ctrl+y",
+        "compare_mark",
+        "Compare",
+        id="session.compare",
+        tooltip="Mark the highlighted entry; on another entry, compare the two branches (again: unmark)",
+    ),
+]
+
+
+# The comparison screen's (no text is typed there).
+COMPARE: list[BindingType] = [
+    Binding("escape", "back", "Back", id="compare.back", tooltip="Back to the session view"),
+    Binding("up", "move(-1)", "Up", show=False, id="compare.up", tooltip="Previous item of this side"),
+    Binding("down", "move(1)", "Down", show=False, id="compare.down", tooltip="Next item of this side"),
+    Binding("left", "side(0)", "Side A", show=False, id="compare.left", tooltip="Side A (the marked entry's)"),
+    Binding("right", "side(1)", "Side B", show=False, id="compare.right", tooltip="Side B"),
+    Binding("enter", "jump", "Go to entry", id="compare.jump", tooltip="Show the item's entry in the tree"),
+    Binding("ctrl+a", "continue(0)", "Continue A", id="compare.continue_a", tooltip="Branch to A's entry (asks first)"),
+    Binding("ctrl+b", "continue(1)", "Continue B", id="compare.continue_b", tooltip="Branch to B's entry (asks first)"),
 ]
 
 

@@ -45,6 +45,7 @@ from pitui.ui.commands import PaletteCommand, ScreenCommands, session_commands
 from pitui.ui.format import fit_middle, format_cost, format_size, format_tokens, plural, shorten_home_folder
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
+from pitui.ui.screens.session_compare import ComparesSession
 from pitui.ui.screens.session_context import ContextSession
 from pitui.ui.screens.session_live import FollowsFile, PathShown, path_items
 from pitui.ui.screens.session_writes import WritesSession
@@ -58,7 +59,7 @@ __all__ = ["SessionScreen"]
 PATH_DELAY = 0.04
 
 
-class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, PituiScreen):
+class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession, FollowsFile, PituiScreen):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
     ``entry_id`` is highlighted at start (else the leaf).
@@ -411,6 +412,9 @@ class SessionScreen(OrderedKeys, ContextSession, WritesSession, FollowsFile, Pit
     # ------------------------------------------------------------------ actions
 
     def action_back(self) -> None:
+        if self.clear_compare_mark():  # Escape clears a comparison's mark first
+            self._say("Mark cleared")
+            return
         self.app.leave_session()
 
     def action_reload(self) -> None:

@@ -202,6 +202,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
         self.reading_appends = False
         self._reader = RowReader(self)  # reads the bodies of rows drawn without them
         self._frame: tuple[int, int, int] | None = None  # set while a frame's lines are drawn
+        self.marked_id: Any = None  # the entry marked for a comparison (drawn with a ◆)
 
     # ------------------------------------------------------------------ the model
 
@@ -245,6 +246,32 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
     @property
     def selected_id(self) -> Any:
         return self._model.selected_id if self._model is not None else None
+
+    def mark(self, entry_id: Any) -> None:
+        """Show ``entry_id``'s row as marked (for a comparison; None: no row)."""
+        self.marked_id = entry_id
+        self.refresh()
+
+    def reveal(self, entry_id: Any) -> bool:
+        """Put the cursor on the entry itself, clearing the search, showing every entry and
+        unfolding what hides it when it is not shown; False if it is not in the tree."""
+        model = self._model
+        if model is None or not model.select(entry_id):
+            return False
+        before = model.cursor
+        if model.selected_id != entry_id and model.query:
+            model.clear_query()
+            model.select(entry_id)
+        if model.selected_id != entry_id and model.filter_mode != "all":
+            model.set_filter("all")
+            model.select(entry_id)
+        for _ in range(len(model)):  # each unfold shows one level more
+            if model.selected_id == entry_id or not model.unfold(model.cursor):
+                break
+            model.select(entry_id)
+        self._rows_changed(center=True)
+        self._cursor_moved(before, center=True)
+        return bool(model.selected_id == entry_id)
 
     def select(self, entry_id: Any) -> bool:
         """Put the cursor on an entry (or its nearest shown ancestor)."""
@@ -394,7 +421,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
             return Strip.blank(max(width, full_width), self.rich_style)
         cursor = row == model.cursor
         strips = self._strips
-        made_for = (model.version, width, full_width, self._pan)
+        made_for = (model.version, width, full_width, self._pan, self.marked_id)
         if made_for != self._strips_for or len(strips) >= _KEPT_STRIPS:
             strips.clear()
             self._strips_for = made_for
@@ -420,6 +447,7 @@ class SessionTree(OrderedKeys, ScrollView, can_focus=True, inherit_bindings=Fals
             full_width=full_width,
             pan=self._pan,
             style_of=self._role_style,
+            marked=self.marked_id is not None and self._model.entry_id_at(row) == self.marked_id,
         )
 
     def _pan_for_cursor(self) -> int:

@@ -37,6 +37,7 @@ __all__ = ["gutter_width", "plain_lines", "row_strip", "same_thumb"]
 
 _COUNTED_FILTERS = frozenset({"no-tools", "user-only", "labeled-only"})
 _BOLD = Style(bold=True)
+MARK = "◆"  # the row marked for a comparison
 
 
 def row_strip(
@@ -49,6 +50,7 @@ def row_strip(
     full_width: int,
     pan: int,
     style_of: Callable[[str], Style],
+    marked: bool = False,
 ) -> Strip:
     """One row as the tree draws it: ``width`` cells of text (the count of hidden rows kept in
     sight), then the row's background up to ``full_width`` (under the scrollbar)."""
@@ -65,6 +67,8 @@ def row_strip(
             parts = ((parts[0][0][pan:], parts[0][1]), *parts[1:])
     else:
         segments = [Segment("› ", base + style_of("accent")) if cursor else Segment("  ", base)]
+    if marked:  # marked for a comparison: the mark takes the lead's second cell
+        segments[-1:] = [Segment(segments[-1].text[:-1], segments[-1].style), Segment(MARK, base + style_of("warning"))]
     # A row's text can be long: only what can be seen is measured (no character is wider than
     # 2 cells).
     budget = 2 * width + 2
