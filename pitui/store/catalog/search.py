@@ -243,7 +243,7 @@ class _SnippetSource:
         self.id_text = id_text = info.id_text
         self.name = name = info.name or ""
         self.cwd = info.cwd
-        self.meta = meta  # per message: (offset, entry id, assistant, length), as pack_rows stores it
+        self.meta = meta  # per message: (offset, entry id, assistant, length, time), as pack_rows stores it
         starts = [0, len(id_text) + 1]
         ends = [len(id_text), len(id_text) + 1 + len(name)]
         pos = ends[1] + 1
@@ -273,7 +273,8 @@ class _SnippetSource:
             return Segment(start, end, "name", None, None)
         if k == len(self.starts) - 1:
             return Segment(start, end, "cwd", None, None)
-        _, eid, assistant, _ = self.meta[k - 2]
+        row = self.meta[k - 2]
+        eid, assistant = row[1], row[2]
         return Segment(start, end, "message", eid, "assistant" if assistant else "user")
 
 
