@@ -42,7 +42,7 @@ def styles_dir() -> Path:
     raise FileNotFoundError(f"pitui's styles are missing (looked in {package / 'styles'})")
 
 
-STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss", "dialogs.tcss")
+STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss", "dialogs.tcss", "entry_search.tcss")
 
 
 @dataclass(frozen=True, slots=True)
