@@ -182,10 +182,10 @@ class EntrySearchScreen(OrderedKeys, PituiScreen):
             self._from_thread(self._show, generation, [], f"Search failed: {error}", True)
 
     def _results(self, generation: int, results: EntryResults) -> None:
-        if results.done:
-            found = f"{len(results.hits)}{'+' if results.more else ''} hits"
-        else:
-            found = f"{len(results.hits)} hits so far · searched {results.searched}/{results.total} sessions…"
+        count = len(results.hits)
+        found = f"{count}{'+' if results.more else ''} {'hit' if count == 1 and not results.more else 'hits'}"
+        if not results.done:
+            found += f" so far · searched {results.searched}/{results.total} sessions…"
         self._show(generation, results.hits, found, results.done or bool(results.hits))
 
     def _show(self, generation: int, hits: list[EntryHit], status: str, done: bool) -> None:
