@@ -196,7 +196,7 @@ class EntrySearchScreen(OrderedKeys, PituiScreen):
         first = self._shown != generation
         self.hits = hits
         now = self.app.now_ms()
-        width = max(20, listing.scrollable_content_region.width - 2)
+        width = max(20, listing.size.width - 3)  # room for the scrollbar, there or not
         listing.clear_options()
         listing.add_options([Option(_hit_text(hit, now, width)) for hit in hits])
         if hits:
@@ -288,7 +288,9 @@ def _hit_text(hit: EntryHit, now_ms: float, width: int) -> Text:
     text.append(" " * max(1, width - len(title) - len(head)))
     text.append(head, style="dim")
     text.append("\n  ")
-    snippet = safe_line(hit.snippet)[: max(1, width - 2)]
+    snippet = safe_line(hit.snippet)
+    if len(snippet) > width - 2:
+        snippet = snippet[: max(1, width - 3)] + "…"
     line = Text(snippet)
     for start, end in hit.spans:
         if start < len(snippet):
