@@ -170,6 +170,10 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     catalog = Catalog()
     scope = _listing(catalog, args)
+    if args.entries:
+        from pitui.cli import entries
+
+        return entries.run(catalog, scope, args.query, args.json)
     try:
         hits = catalog.search(args.query, scope=scope)
     except QueryError as error:

@@ -59,6 +59,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pitui search 'cache reboot'",
         "pitui search '\"--no-cache\"' --all",
         "pitui search 're:time\\.(monotonic|time)' --all --json",
+        "pitui search --entries '\"flaky test\"' --all",
     ),
     "label": (
         "pitui label 019cf5ce f24d81fc repro     label an entry",
@@ -146,6 +147,7 @@ COMMANDS: dict[str, Command] = {
             _arg("query", help='fuzzy words, "exact phrase" or re:regex, as in pi\'s /resume'),
             _arg("--all", action="store_true", help="search every project's sessions"),
             _arg("--json", action="store_true", help="one JSON array of matches, with snippets"),
+            _arg("--entries", action="store_true", help="list the matching messages, not sessions"),
         ),
     ),
     "label": Command(

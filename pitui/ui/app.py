@@ -42,7 +42,14 @@ def styles_dir() -> Path:
     raise FileNotFoundError(f"pitui's styles are missing (looked in {package / 'styles'})")
 
 
-STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss", "dialogs.tcss", "compare.tcss")
+STYLE_FILES = (
+    "app.tcss",
+    "picker.tcss",
+    "session.tcss",
+    "dialogs.tcss",
+    "compare.tcss",
+    "entry_search.tcss",
+)
 
 
 @dataclass(frozen=True, slots=True)

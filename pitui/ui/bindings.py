@@ -34,6 +34,7 @@ PICKER: list[BindingType] = [
         id="picker.delete_noninvasive",
     ),
     Binding("ctrl+o", "resume", "Resume the session in pi", id="picker.resume"),
+    Binding("ctrl+f", "find_entries", "Find entries: messages in every session", id="picker.find_entries"),
 ]
 
 

@@ -2,8 +2,8 @@
 
 The package's parts: ``model`` (the records), ``scan`` (pi's ``buildSessionInfo`` over bytes),
 ``codec`` (how values are stored), ``db`` (the SQLite file), ``workers`` (scanning in worker
-processes), ``search`` (matching and snippets), ``index`` (the full-text index) and ``catalog``
-(the :class:`Catalog` facade).
+processes), ``search`` (matching and snippets), ``index`` (the full-text index), ``entry_search``
+(the messages that match, across sessions) and ``catalog`` (the :class:`Catalog` facade).
 """
 
 from pitui.store.catalog.catalog import Catalog

@@ -126,6 +126,10 @@ class Catalog:
     def _retrying(self, fn: Callable[[], T]) -> T:
         return self._db.retrying(fn)
 
+    def read_cache(self, fn: Callable[[sqlite3.Connection, CatalogDB], T]) -> T:
+        """``fn(connection, db)`` on the cache, under its lock (once more if it was damaged)."""
+        return self._retrying(lambda: fn(self._db.conn(), self._db))
+
     # -- listing ----------------------------------------------------------------------------
 
     def list(

@@ -75,12 +75,12 @@ def db_text(text: str | None) -> str | bytes | None:
     return text
 
 
-def pack_rows(rows: Sequence[tuple[int, str | None, bool, str]]) -> tuple[bytes, bytes]:
+def pack_rows(rows: Sequence[tuple[int, str | None, bool, str, float | None]]) -> tuple[bytes, bytes]:
     """A session's text rows (:class:`Row` or the scanner's plain tuples) as the cache stores
     them: ``(meta, text)`` where ``text`` is the UTF-8 of the texts joined by spaces (pi's
-    ``allMessagesText``) and ``meta`` lists ``(offset, entry id, role, length)`` per row. Done
+    ``allMessagesText``) and ``meta`` lists ``(offset, entry id, role, length, time)`` per row. Done
     where the file was scanned, so that only two byte strings travel back from a worker."""
-    meta = [(off, eid, role, len(text)) for off, eid, role, text in rows]
+    meta = [(off, eid, role, len(text), ts) for off, eid, role, text, ts in rows]
     return dump_blob(meta), to_utf8(" ".join([row[3] for row in rows]))
 
 
@@ -101,11 +101,11 @@ def repack_rows(
     return pack_rows(kept + (_plain_rows(*new) if new is not None else []))
 
 
-def _plain_rows(meta_blob: bytes, text_blob: bytes) -> list[tuple[int, str | None, bool, str]]:
+def _plain_rows(meta_blob: bytes, text_blob: bytes) -> list[tuple[int, str | None, bool, str, float | None]]:
     text = from_utf8(text_blob)
-    out: list[tuple[int, str | None, bool, str]] = []
+    out: list[tuple[int, str | None, bool, str, float | None]] = []
     pos = 0
-    for off, eid, role, n in load_blob(meta_blob):
-        out.append((off, eid, role, text[pos : pos + n]))
+    for off, eid, role, n, ts in load_blob(meta_blob):
+        out.append((off, eid, role, text[pos : pos + n], ts))
         pos += n + 1
     return out

@@ -34,7 +34,8 @@ __all__ = [
 T = TypeVar("T")
 
 # 3: ScanState blobs name their fields as ScanState does (an older cache is rebuilt).
-SCHEMA_VERSION = 3
+# 4: each stored text row holds its message's time too (entry search orders hits by it).
+SCHEMA_VERSION = 4
 APP_ID = 0x70697475  # "pitu"
 DB_NAME = "catalog.sqlite3"
 
@@ -268,7 +269,7 @@ def rows_of(conn: sqlite3.Connection, sid: int) -> list[Row]:
 
 def stored_text(conn: sqlite3.Connection, sid: int) -> tuple[list[Any], str]:
     """A session's stored rows without making them: the ``(offset, entry id, assistant,
-    length)`` of each and ``allMessagesText``, the texts joined by spaces."""
+    length, time)`` of each and ``allMessagesText``, the texts joined by spaces."""
     row = conn.execute("SELECT meta, text FROM texts WHERE sid = ?", (sid,)).fetchone()
     return ([], "") if row is None else (load_blob(row[0]), from_utf8(row[1]))
 

@@ -115,6 +115,9 @@ class Row(NamedTuple):
     entry_id: str | None
     assistant: bool  # else a user message
     text: str
+    # ms since 1970: the message's timestamp, else the entry's (getLastActivityTime's rule), or
+    # None; never after the session's ``modified`` when positive
+    time: float | None
 
 
 class Segment(NamedTuple):

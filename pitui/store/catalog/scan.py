@@ -59,8 +59,8 @@ __all__ = [
     "scan_file",
 ]
 
-# A Row's fields (offset, entry id, assistant, text) as the scanner makes them: a plain tuple.
-ScanRow = tuple[int, str | None, bool, str]
+# A Row's fields (offset, entry id, assistant, text, time) as the scanner makes them: a plain tuple.
+ScanRow = tuple[int, str | None, bool, str, float | None]
 
 CHUNK = 32 << 20  # bytes read at a time
 # Read this much past the size fstat gave: a file being written may have grown meanwhile.
@@ -259,7 +259,7 @@ class ScanState:
             user = type(message) is _User
             if rows is not None:
                 entry_id = entry.id
-                rows.append((offset, entry_id if type(entry_id) is str else None, not user, text))
+                rows.append((offset, entry_id if type(entry_id) is str else None, not user, text, ts))
             if not self.first_message and user:
                 self.first_message = text
         elif kind == "session_info":
@@ -366,7 +366,7 @@ class ScanState:
             if rows is not None:
                 entry_id = entry.get("id")
                 # A Row's fields in a plain tuple, which costs an eighth of a Row (see Row).
-                rows.append((offset, entry_id if isinstance(entry_id, str) else None, role == "assistant", text))
+                rows.append((offset, entry_id if isinstance(entry_id, str) else None, role == "assistant", text, ts))
             if not self.first_message and role == "user":
                 self.first_message = text
         elif kind == "session_info":

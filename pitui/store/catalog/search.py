@@ -27,6 +27,7 @@ __all__ = [
     "TEXT_CACHE_CHARS",
     "WARM_UP_BATCH",
     "CatalogSearch",
+    "cut_snippet",
 ]
 
 # Characters of lower-cased search text kept in memory, in all (a Python str of them takes one
@@ -194,21 +195,8 @@ class CatalogSearch:
         spans = match_spans(search_text, parsed)
         if not spans:
             return
-        anchor = spans[0][0]
-        seg = source.segment_at(anchor)
-        start = max(seg.start, anchor - SNIPPET_BEFORE)
-        end = min(seg.end, max(start + SNIPPET_WIDTH, spans[0][1]))
-        snippet = _clean(search_text[start:end])
-        shift = 0
-        if start > seg.start:
-            snippet = "…" + snippet
-            shift = 1
-        if end < seg.end:
-            snippet += "…"
-        hit.snippet = snippet
-        hit.spans = [
-            (max(a, start) - start + shift, min(b, end) - start + shift) for a, b in spans if a < end and b > start
-        ]
+        seg = source.segment_at(spans[0][0])
+        hit.snippet, hit.spans = cut_snippet(search_text, seg.start, seg.end, spans)
         hit.field = seg.field
         hit.entry_id = seg.entry_id
         hit.role = seg.role
@@ -243,7 +231,7 @@ class _SnippetSource:
         self.id_text = id_text = info.id_text
         self.name = name = info.name or ""
         self.cwd = info.cwd
-        self.meta = meta  # per message: (offset, entry id, assistant, length), as pack_rows stores it
+        self.meta = meta  # per message: (offset, entry id, assistant, length, time), as pack_rows stores it
         starts = [0, len(id_text) + 1]
         ends = [len(id_text), len(id_text) + 1 + len(name)]
         pos = ends[1] + 1
@@ -273,8 +261,29 @@ class _SnippetSource:
             return Segment(start, end, "name", None, None)
         if k == len(self.starts) - 1:
             return Segment(start, end, "cwd", None, None)
-        _, eid, assistant, _ = self.meta[k - 2]
+        row = self.meta[k - 2]
+        eid, assistant = row[1], row[2]
         return Segment(start, end, "message", eid, "assistant" if assistant else "user")
+
+
+def cut_snippet(
+    text: str, seg_start: int, seg_end: int, spans: list[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int]]]:
+    """One line around the first of ``spans`` (sorted, not empty), within ``text[seg_start:
+    seg_end]`` (the message or field it is in): ``SNIPPET_BEFORE`` characters before it, about
+    ``SNIPPET_WIDTH`` long, ``…`` where it was cut; and the spans moved into it."""
+    anchor = spans[0][0]
+    start = max(seg_start, anchor - SNIPPET_BEFORE)
+    end = min(seg_end, max(start + SNIPPET_WIDTH, spans[0][1]))
+    snippet = _clean(text[start:end])
+    shift = 0
+    if start > seg_start:
+        snippet = "…" + snippet
+        shift = 1
+    if end < seg_end:
+        snippet += "…"
+    moved = [(max(a, start) - start + shift, min(b, end) - start + shift) for a, b in spans if a < end and b > start]
+    return snippet, moved
 
 
 def _clean(text: str) -> str:

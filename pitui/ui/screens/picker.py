@@ -554,6 +554,11 @@ class PickerScreen(PickerSearching, OrderedKeys, PituiScreen):
         self.session_list.configure(show_path=self.show_path)
         self._update_header()
 
+    def action_find_entries(self) -> None:
+        from pitui.ui.screens.entry_search import EntrySearchScreen
+
+        self.app.push_screen(EntrySearchScreen(self.listing, self.scope))
+
     def action_resume(self) -> None:
         row = self.session_list.selected
         if row is not None:

@@ -136,6 +136,14 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         try:
             session = Session.load(self.session_path, index=index)
             model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
+            if select is not None and model.selected_id != select:
+                # Asked for an entry the filter hides (an assistant reply under "user only"):
+                # the first filter that shows it, so the cursor is on it, not near it.
+                for mode in ("default", "all"):
+                    model.set_filter(mode)
+                    model.select(select)
+                    if model.selected_id == select:
+                        break
             # The first screen, ready before it is drawn: the rows around the cursor (the tree
             # scrolls to show it) and the path up to it.
             model.fill_rows(model.cursor - height, model.cursor + height)
