@@ -60,6 +60,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pitui search '\"--no-cache\"' --all",
         "pitui search 're:time\\.(monotonic|time)' --all --json",
     ),
+    "usage": (
+        "pitui usage                             this folder's tokens and cost per day",
+        "pitui usage --all --by model            every project's, per provider/model",
+        "pitui usage --all --by project --days 30 --json",
+    ),
     "label": (
         "pitui label 019cf5ce f24d81fc repro     label an entry",
         "pitui label 019cf5ce f24d81fc           clear its label",
@@ -142,6 +147,15 @@ COMMANDS: dict[str, Command] = {
             _arg("query", help='fuzzy words, "exact phrase" or re:regex, as in pi\'s /resume'),
             _arg("--all", action="store_true", help="search every project's sessions"),
             _arg("--json", action="store_true", help="one JSON array of matches, with snippets"),
+        ),
+    ),
+    "usage": Command(
+        "tokens and cost per day, project or model, as pi's /session totals count them",
+        (
+            _arg("--all", action="store_true", help="every project's sessions"),
+            _arg("--by", choices=["day", "project", "model"], default="day", help="day (default), project or model"),
+            _arg("--days", type=int, metavar="N", help="only the last N days, today included"),
+            _arg("--json", action="store_true", help="one JSON object: the buckets and the total"),
         ),
     ),
     "label": Command(
