@@ -42,7 +42,7 @@ def styles_dir() -> Path:
     raise FileNotFoundError(f"pitui's styles are missing (looked in {package / 'styles'})")
 
 
-STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss", "dialogs.tcss")
+STYLE_FILES = ("app.tcss", "picker.tcss", "session.tcss", "dialogs.tcss", "usage.tcss")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +114,7 @@ class PituiApp(App[AppResult | None]):
         from pitui.ui.screens.picker import PickerScreen
         from pitui.ui.screens.session import SessionScreen
         from pitui.ui.screens.session_context import NoteEditor
+        from pitui.ui.screens.usage import UsageScreen
         from pitui.ui.widgets.conversation.view import ConversationView
         from pitui.ui.widgets.session_tree import SessionTree
 
@@ -128,6 +129,7 @@ class PituiApp(App[AppResult | None]):
                 *DIALOGS,
                 MissingCwdDialog,
                 NoteEditor,
+                UsageScreen,
             ]
         )
 

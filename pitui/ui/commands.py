@@ -57,6 +57,7 @@ PICKER_COMMANDS = {
     "picker.sort": "view: Next sort mode",
     "picker.named": "view: Toggle named sessions only",
     "picker.path": "view: Toggle paths",
+    "picker.usage": "view: Usage (tokens and cost)",
 }
 PICKER_EXTRA = (
     ("search: Clear", "clear_search", "Empty the search box"),

@@ -47,6 +47,7 @@ def picker_hints(keys: Callable[[str], str], searching: bool, show_path: bool) -
         (keys("picker.rename"), "rename"),
         (keys("picker.delete"), "delete"),
         (keys("picker.resume"), "resume in pi"),
+        (keys("picker.usage"), "usage"),
     ]
 
 
