@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
 from pitui.safe_text import safe
+from pitui.store.usage_report import short_key
 
-__all__ = ["cmd_usage", "format_table", "short_key"]
+__all__ = ["cmd_usage", "format_table"]
 
 _HEADINGS = ("input", "output", "cache read", "cache write", "cost", "sessions")
-
-
-def short_key(key: str, by: str) -> str:
-    """A bucket's name as shown: a project's folder with ``~`` for the home folder."""
-    if by == "project":
-        home = os.path.expanduser("~")
-        if home != "/" and (key == home or key.startswith(home + os.sep)):
-            return "~" + key[len(home) :]
-    return key
 
 
 def _figures(row: Any) -> list[str]:

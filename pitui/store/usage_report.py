@@ -8,6 +8,7 @@ local day and by ``provider/model``); a project is a session's header ``cwd``.
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,6 +24,7 @@ __all__ = [
     "UsageReport",
     "UsageRow",
     "period_label",
+    "short_key",
     "usage_report",
 ]
 
@@ -31,6 +33,15 @@ GROUPINGS: tuple[Grouping, ...] = ("day", "project", "model")
 # The periods offered: the last N days, today included (None: all of it).
 PERIODS: tuple[int | None, ...] = (7, 30, 90, None)
 NO_PROJECT = "(no folder)"
+
+
+def short_key(key: str, by: str) -> str:
+    """A bucket's name as shown: a project's folder with ``~`` for the home folder."""
+    if by == "project":
+        home = os.path.expanduser("~")
+        if home != "/" and (key == home or key.startswith(home + os.sep)):
+            return "~" + key[len(home) :]
+    return key
 
 
 def period_label(days: int | None) -> str:

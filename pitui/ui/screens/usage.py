@@ -21,9 +21,17 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from pitui.cli.usage import short_key
 from pitui.store.catalog import Scope, SessionInfo
-from pitui.store.usage_report import GROUPINGS, PERIODS, Grouping, UsageReport, UsageRow, period_label, usage_report
+from pitui.store.usage_report import (
+    GROUPINGS,
+    PERIODS,
+    Grouping,
+    UsageReport,
+    UsageRow,
+    period_label,
+    short_key,
+    usage_report,
+)
 from pitui.ui import bindings
 from pitui.ui.format import format_tokens
 from pitui.ui.screens.base import PituiScreen
