@@ -160,6 +160,12 @@ class Oracle:
         stdin = "".join(json.dumps(m) + "\n" for m in messages)
         return json.loads(self._run_bytes(["estimate"], stdin=stdin, script=CONTEXT_SIZE_SCRIPT))
 
+    def usage_breakdown(self, paths: Iterable[str | os.PathLike[str]]) -> dict[str, Any]:
+        """pi's own ``getUsageCostBreakdown`` of each session as it loads it (``tests/oracle/
+        pi_usage.mjs``): ``{str(path): [{"key", "cost", "tokens"}] or {"error": message}}``."""
+        stdin = "".join(f"{os.fspath(p)}\n" for p in paths)
+        return json.loads(self._run_bytes(["-"], stdin=stdin, timeout=300, script=ORACLE_DIR / "pi_usage.mjs"))
+
     def dir(self, cwd: str, agent_dir: str | os.PathLike[str]) -> str:
         """The session folder pi uses for ``cwd`` under ``agent_dir`` (pi creates it)."""
         return self._run(["dir", cwd, os.fspath(agent_dir)]).rstrip("\n")

@@ -334,11 +334,18 @@ def _write_whole(path: str, text: str) -> None:
         raise
 
 
+def _usage_command(args: argparse.Namespace) -> int:
+    from pitui.cli.usage import cmd_usage
+
+    return cmd_usage(args)
+
+
 # Every command's code, by the name parser.COMMANDS gives it.
 RUN: dict[str, Callable[[argparse.Namespace], int]] = {
     "inspect": cmd_inspect,
     "ls": cmd_ls,
     "search": cmd_search,
+    "usage": lambda args: _usage_command(args),
     **dict.fromkeys(WRITES, cmd_write),
     "context": cmd_context,
     "export": cmd_export,

@@ -61,6 +61,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pitui search 're:time\\.(monotonic|time)' --all --json",
         "pitui search --entries '\"flaky test\"' --all",
     ),
+    "usage": (
+        "pitui usage                             this folder's tokens and cost per day",
+        "pitui usage --all --by model            every project's, per provider/model",
+        "pitui usage --all --by project --days 30 --json",
+    ),
     "label": (
         "pitui label 019cf5ce f24d81fc repro     label an entry",
         "pitui label 019cf5ce f24d81fc           clear its label",
@@ -148,6 +153,15 @@ COMMANDS: dict[str, Command] = {
             _arg("--all", action="store_true", help="search every project's sessions"),
             _arg("--json", action="store_true", help="one JSON array of matches, with snippets"),
             _arg("--entries", action="store_true", help="list the matching messages, not sessions"),
+        ),
+    ),
+    "usage": Command(
+        "tokens and cost per day, project or model, as pi's /session totals count them",
+        (
+            _arg("--all", action="store_true", help="every project's sessions"),
+            _arg("--by", choices=["day", "project", "model"], default="day", help="day (default), project or model"),
+            _arg("--days", type=int, metavar="N", help="only the last N days, today included"),
+            _arg("--json", action="store_true", help="one JSON object: the buckets and the total"),
         ),
     ),
     "label": Command(

@@ -31,11 +31,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pitui.store.js import MISSING, js_number, js_plus, js_round, js_truthy
+from pitui.store.js import MISSING, js_number, js_plus, js_round, js_string, js_truthy
 from pitui.store.jsonl import prepare
 from pitui.store.model import Entry
 
-__all__ = ["SessionStats", "TotalsCounter", "entries_stats", "session_stats", "stats_json"]
+__all__ = [
+    "NO_USAGE",
+    "TOOLS_AND_SUMMARIES",
+    "SessionStats",
+    "TotalsCounter",
+    "carried_usage",
+    "entries_stats",
+    "entry_usage",
+    "session_stats",
+    "shown_figures",
+    "stats_json",
+    "usage_source",
+]
 
 _USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
 _NUMBER_TYPES = frozenset({int, float})
@@ -53,6 +65,84 @@ def _prop(value: Any, key: str) -> Any:
         what = "undefined" if value is MISSING else "null"
         raise _JSTypeError(f"Cannot read properties of {what} (reading '{key}')")
     return MISSING  # numbers, strings, booleans and arrays have none of the keys pi reads
+
+
+NO_USAGE: Any = object()  # carried_usage's answer for an entry that carries none
+# pi's getUsageCostBreakdown key for the usage no model is named for
+TOOLS_AND_SUMMARIES = "Tools/summaries"
+
+
+def carried_usage(entry: dict[str, Any], role: Any = MISSING) -> Any:
+    """The usage pi's ``getSessionStats`` adds for one entry (a parsed line that is an object),
+    as the file holds it (any JSON value, MISSING for none: :meth:`TotalsCounter.add_usage`
+    then fails as pi throws), or :data:`NO_USAGE` when pi adds nothing for it.
+
+    The one rule of which entries carry usage: an assistant message's always, a toolResult's
+    when truthy, a ``usage`` entry's always, a compaction's or branch summary's when truthy.
+    ``role``: a message entry's ``message.role``, already read (reading it may throw).
+    """
+    kind = entry.get("type", MISSING)
+    if kind == "usage":
+        return entry.get("usage", MISSING)
+    if kind == "branch_summary" or kind == "compaction":
+        usage = entry.get("usage", MISSING)
+        return usage if js_truthy(usage) else NO_USAGE
+    if kind == "message" and (role == "assistant" or role == "toolResult"):
+        usage = _prop(entry["message"], "usage")
+        return usage if role == "assistant" or js_truthy(usage) else NO_USAGE
+    return NO_USAGE
+
+
+def _named(value: Any) -> str:
+    """One part of a ``provider/model`` key, as a template literal writes it (``unknown`` for
+    a part that is missing or null, where pi would write ``undefined`` or ``null``)."""
+    if type(value) is str:
+        return value
+    return "unknown" if value is MISSING or value is None else js_string(value)
+
+
+def usage_source(entry: dict[str, Any], role: Any = MISSING) -> str:
+    """Whose usage an entry's is, as pi's ``getUsageCostBreakdown`` (``core/usage-totals``)
+    keys it: an assistant message's ``provider/(responseModel ?? model)``, a ``usage``
+    entry's ``provider/model``, anything else's ``Tools/summaries``."""
+    if entry.get("type") == "usage":
+        return f"{_named(entry.get('provider', MISSING))}/{_named(entry.get('model', MISSING))}"
+    if role == "assistant":
+        message = entry["message"]
+        model = message.get("responseModel", MISSING)
+        if model is MISSING or model is None:
+            model = message.get("model", MISSING)
+        return f"{_named(message.get('provider', MISSING))}/{_named(model)}"
+    return TOOLS_AND_SUMMARIES
+
+
+def shown_figures(usage: Any) -> tuple[int | float, ...] | None:
+    """A usage's input, output, cacheRead, cacheWrite and cost.total as the shown sums add them,
+    or None for a usage pi throws on (left out of the shown sums)."""
+    try:
+        figures = [_prop(usage, key) for key in _USAGE_FIELDS]
+        figures.append(_prop(_prop(usage, "cost"), "total"))
+    except _JSTypeError:
+        return None
+    return tuple(map(_shown, figures))
+
+
+def entry_usage(entry: Any) -> tuple[str, tuple[int | float, ...]] | None:
+    """The usage an entry (any parsed line) adds to the shown sums, and whose it is
+    (:func:`usage_source`); None when it adds none."""
+    if type(entry) is not dict:
+        return None
+    role: Any = MISSING
+    if entry.get("type", MISSING) == "message":
+        try:
+            role = _prop(entry.get("message", MISSING), "role")
+        except _JSTypeError:
+            return None
+    usage = carried_usage(entry, role)
+    if usage is NO_USAGE:
+        return None
+    figures = shown_figures(usage)
+    return None if figures is None else (usage_source(entry, role), figures)
 
 
 def _shown(value: Any) -> int | float:
@@ -197,13 +287,10 @@ class TotalsCounter:
         if type(entry) is not dict:
             return  # pi keeps such lines as entries; it reads no property of them that exists
         kind = entry.get("type", MISSING)
-        if kind == "usage":
-            self.add_usage(entry.get("usage", MISSING))
-        elif kind == "branch_summary" or kind == "compaction":
-            usage = entry.get("usage", MISSING)
-            if js_truthy(usage):
-                self.add_usage(usage)
         if kind != "message":
+            usage = carried_usage(entry)
+            if usage is not NO_USAGE:
+                self.add_usage(usage)
             return
         counts = self.counts
         counts[4] += 1
@@ -217,9 +304,6 @@ class TotalsCounter:
             counts[0] += 1
         elif role == "toolResult":
             counts[3] += 1
-            usage = _prop(message, "usage")
-            if js_truthy(usage):
-                self.add_usage(usage)
         elif role == "assistant":
             counts[1] += 1
             content = _prop(message, "content")
@@ -229,7 +313,9 @@ class TotalsCounter:
                 except _JSTypeError as error:
                     self._fail(error)  # pi throws before it counts any of this message's calls
                     counts[2] += sum(1 for b in content if type(b) is dict and b.get("type") == "toolCall")
-            self.add_usage(_prop(message, "usage"))
+        usage = carried_usage(entry, role)
+        if usage is not NO_USAGE:
+            self.add_usage(usage)
 
     def result(self) -> SessionStats:
         users, assistants, calls, results, messages = self.counts

@@ -49,6 +49,7 @@ STYLE_FILES = (
     "dialogs.tcss",
     "compare.tcss",
     "entry_search.tcss",
+    "usage.tcss",
 )
 
 
@@ -121,6 +122,7 @@ class PituiApp(App[AppResult | None]):
         from pitui.ui.screens.picker import PickerScreen
         from pitui.ui.screens.session import SessionScreen
         from pitui.ui.screens.session_context import NoteEditor
+        from pitui.ui.screens.usage import UsageScreen
         from pitui.ui.widgets.conversation.view import ConversationView
         from pitui.ui.widgets.session_tree import SessionTree
 
@@ -135,6 +137,7 @@ class PituiApp(App[AppResult | None]):
                 *DIALOGS,
                 MissingCwdDialog,
                 NoteEditor,
+                UsageScreen,
             ]
         )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-__all__ = ["COMPARE", "CONVERSATION", "PICKER", "SESSION", "TREE"]
+__all__ = ["COMPARE", "CONVERSATION", "PICKER", "SESSION", "TREE", "USAGE"]
 
 
 # The session picker's. The search box has the focus and takes the text: none of these is a
@@ -35,6 +35,18 @@ PICKER: list[BindingType] = [
     ),
     Binding("ctrl+o", "resume", "Resume the session in pi", id="picker.resume"),
     Binding("ctrl+f", "find_entries", "Find entries: messages in every session", id="picker.find_entries"),
+    Binding("ctrl+g", "usage", "Usage: tokens and cost per day, project, model", id="picker.usage"),
+]
+
+
+# The usage screen's (no text field there: letters are keys).
+USAGE: list[BindingType] = [
+    Binding("enter", "open", "The row's sessions, in the picker", id="usage.open", priority=True),
+    Binding("g", "group", "Group by day, project or model", id="usage.group"),
+    Binding("p", "period", "Period: last 7, 30, 90 days or all", id="usage.period"),
+    Binding("tab", "scope", "Scope: this folder or all projects", id="usage.scope"),
+    Binding("m", "metric", "Bars: tokens or cost", id="usage.metric"),
+    Binding("escape", "back", "Back to the picker", id="usage.back"),
 ]
 
 

@@ -58,6 +58,7 @@ PICKER_COMMANDS = {
     "picker.named": "view: Toggle named sessions only",
     "picker.path": "view: Toggle paths",
     "picker.find_entries": "search: Find entries in every session",
+    "picker.usage": "view: Usage (tokens and cost)",
 }
 PICKER_EXTRA = (
     ("search: Clear", "clear_search", "Empty the search box"),

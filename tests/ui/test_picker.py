@@ -44,7 +44,7 @@ async def test_current_folder_rows_header_and_hints(tmp_path):
             "enter open · escape quit · tab scope · ctrl+s sort · ctrl+n named · "
             "ctrl+p path (off) · ctrl+r rename · ctrl+d delete"
         )
-        assert hint2.strip() == "ctrl+o resume in pi · ctrl+f find entries"
+        assert hint2.strip() == "ctrl+o resume in pi · ctrl+f find entries · ctrl+g usage"
         assert ' > type to search: words, "exact phrase", re:regex' in screen_lines(app)
         assert screen_lines(app)[-1].endswith("f1 keys · f2 commands · ctrl+q quit")
         rows = row_lines(app)

@@ -41,6 +41,7 @@ from pitui.store.paths import default_session_dir, session_dir_for, sessions_roo
 
 if TYPE_CHECKING:
     from pitui.store.catalog.search import CatalogSearch
+    from pitui.store.catalog.usage import SessionUsage
     from pitui.store.query import SortMode
 
 # (searching's modules are imported by the first search: a listing does without them)
@@ -586,6 +587,18 @@ class Catalog:
             self._list_paths(missing, None)
             sids.update(self._db.sids(conn, missing))
         return self._search.match(conn, infos, sids, parsed, cancelled)
+
+    def usage(
+        self,
+        infos: Iterable[SessionInfo],
+        on_progress: ProgressFn | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> dict[str, SessionUsage]:
+        """Each listed session's usage by local day and source, by path (:mod:`.usage`)."""
+        from pitui.store.catalog.usage import sessions_usage
+
+        paths = [info.path for info in infos]
+        return sessions_usage(self._db, paths, on_progress, self.workers, cancelled)
 
     # -- full-text index --------------------------------------------------------------------
 

@@ -34,7 +34,8 @@ __all__ = [
 T = TypeVar("T")
 
 # 3: ScanState blobs name their fields as ScanState does (an older cache is rebuilt).
-# 4: each stored text row holds its message's time too (entry search orders hits by it).
+# 4: each stored text row holds its message's time too (entry search orders hits by it),
+# and the usage table (catalog/usage.py).
 SCHEMA_VERSION = 4
 APP_ID = 0x70697475  # "pitu"
 DB_NAME = "catalog.sqlite3"
@@ -46,7 +47,9 @@ READ_ALL_TEXTS_ABOVE = 64
 
 # sessions: one row per file seen. texts: one row per session with message text (pack_rows), a
 # single row because one insert per message made storing cost as much as scanning. texts_fts: a
-# trigram index of each session's lower-cased text, rowid = sid (filled by build_index).
+# trigram index of each session's lower-cased text, rowid = sid (filled by build_index). usage:
+# one row per file whose usage was asked for (catalog/usage.py): the stamp it was computed from,
+# the local time zone of its days, and its sums per (day, source) before and after ``offset``.
 _SCHEMA = """
 CREATE TABLE sessions(
   sid INTEGER PRIMARY KEY,
@@ -72,6 +75,17 @@ CREATE TABLE sessions(
 CREATE TABLE texts(sid INTEGER PRIMARY KEY, meta BLOB NOT NULL, text BLOB NOT NULL);
 CREATE VIRTUAL TABLE texts_fts USING fts5(
   text, content='', detail=none, tokenize='trigram case_sensitive 1'
+);
+CREATE TABLE usage(
+  path TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  ino INTEGER NOT NULL,
+  zone TEXT NOT NULL,
+  offset INTEGER NOT NULL,
+  chk BLOB NOT NULL,
+  done BLOB NOT NULL,
+  tail BLOB NOT NULL
 );
 """
 
@@ -191,6 +205,7 @@ class CatalogDB:
                 conn.execute("SELECT sid, path, state, chk, indexed FROM sessions LIMIT 1").fetchall()
                 conn.execute("SELECT sid, meta, text FROM texts LIMIT 1").fetchall()
                 conn.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH '\"abc\"' LIMIT 1").fetchall()
+                conn.execute("SELECT path, zone, done, tail FROM usage LIMIT 1").fetchall()
                 return conn
             tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables:

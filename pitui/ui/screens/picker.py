@@ -41,6 +41,7 @@ from pitui.ui.format import error_about, problems_text, sentence_case
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.picker_listing import PickerListing, Resolved, ScopeState
+from pitui.ui.screens.picker_only import PickerOnly, only_these
 from pitui.ui.screens.picker_search import PickerSearching
 from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, footer_keys, picker_hints
@@ -55,7 +56,7 @@ __all__ = ["PickerScreen"]
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
 
 
-class PickerScreen(PickerSearching, OrderedKeys, PituiScreen):
+class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
     """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
 
     BINDING_GROUP_TITLE = "Session picker"
@@ -112,6 +113,7 @@ class PickerScreen(PickerSearching, OrderedKeys, PituiScreen):
                 select_on_focus=False,
                 placeholder='type to search: words, "exact phrase", re:regex',
             )
+        yield Static(id="picker-only", markup=False)
         with Horizontal(id="picker-body"):
             yield SessionList(id="picker-list")
             yield PreviewPane(id="picker-preview")
@@ -309,7 +311,7 @@ class PickerScreen(PickerSearching, OrderedKeys, PituiScreen):
         has just typed puts it on the best match, as a search box is expected to.
         """
         state = self._state
-        infos = state.infos or []
+        infos = only_these(self.only, state.infos or [])
         self._searching += 1
         if self.query_text.strip():
             if state.infos is not None:
@@ -525,6 +527,8 @@ class PickerScreen(PickerSearching, OrderedKeys, PituiScreen):
             self._end_confirm()
         elif self.query_text:
             self.search_box.value = ""
+        elif self.only is not None:
+            self.show_only(None)
         else:
             self.app.exit()
 

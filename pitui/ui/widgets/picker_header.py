@@ -48,6 +48,7 @@ def picker_hints(keys: Callable[[str], str], searching: bool, show_path: bool) -
         (keys("picker.delete"), "delete"),
         (keys("picker.resume"), "resume in pi"),
         (keys("picker.find_entries"), "find entries"),
+        (keys("picker.usage"), "usage"),
     ]
 
 
