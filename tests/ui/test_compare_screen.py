@@ -35,6 +35,7 @@ async def compared(pilot: Pilot[Any], a: str, b: str) -> CompareScreen:
     await highlight(pilot, a)
     await pilot.press("ctrl+y")
     await until(pilot, lambda: "Marked a4" in static_text(pilot.app.screen, "#session-status"))
+    assert "ctrl+y on another entry compares (Escape clears)" in static_text(pilot.app.screen, "#session-status")
     assert tree_of(pilot).marked_id == a
     await highlight(pilot, b)
     await pilot.press("ctrl+y")
@@ -86,6 +87,7 @@ async def test_keys_in_one_burst_act_in_order_and_enter_jumps_to_the_entry(tmp_p
         # Open, go to side B, down to its second item (B's final answer), Enter: one burst.
         await pilot.press("ctrl+y", "right", "down", "enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen) and tree_of(pilot).selected_id == "a7")
+        assert static_text(pilot.app.screen, "#session-status") == "At entry a7, from the comparison"
         before = path.read_bytes()
         await highlight(pilot, "a4")
         await pilot.press("ctrl+y")

@@ -47,9 +47,8 @@ class ComparesSession(_Base):
         if marked is None:
             self.compare_mark = entry_id
             tree.mark(entry_id)
-            self._say(
-                f"Marked {safe_line(str(entry_id))[:8]} for a comparison: mark another entry to compare (Escape clears)"
-            )
+            key = self.app.keys_text("session.compare")
+            self._say(f"Marked {safe_line(str(entry_id))[:8]}: {key} on another entry compares (Escape clears)")
         elif marked == entry_id:
             self.clear_compare_mark()
             self._say("Mark cleared")
@@ -75,5 +74,7 @@ class ComparesSession(_Base):
         if action == "continue":
             # Enter on that row of the tree, exactly (at_leaf as the tree shows it).
             self.branch_here(entry_id, at_leaf=shown and tree.at_leaf)
-        elif not shown:
+        elif shown:
+            self._say(f"At entry {safe_line(str(entry_id))[:8]}, from the comparison")
+        else:
             self._say(f"Entry {safe_line(str(entry_id))[:8]} is not shown in the tree: at the nearest entry above it")
