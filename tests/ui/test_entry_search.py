@@ -71,6 +71,20 @@ async def test_keys_in_one_burst_act_in_order(tmp_path: Path) -> None:
         assert screen.session_path.endswith("019cfc16-da82-725e-a76b-f9afad219146.jsonl")
 
 
+async def test_the_pane_opens_at_the_top_of_a_long_hit(tmp_path: Path) -> None:
+    app = demo_app(tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        # An assistant message taller than the pane, with the match near its top: the pane
+        # shows the message from its start, where the match is, not the end of the path.
+        feed(pilot, "ctrl+f", *'"part of the cache key"', "enter")
+        await opened_at(pilot, "ae79c7fd")
+        await settle(pilot)
+        pane = [line.split("││")[1] for line in screen_lines(app)[3:20] if "││" in line]
+        assert pane[0].startswith("▌ Assistant")
+        assert any("the cache" in line for line in pane)
+
+
 async def test_escape_goes_back_to_the_picker_with_its_search(tmp_path: Path) -> None:
     app = demo_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -62,7 +62,8 @@ PATH_DELAY = 0.04
 class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession, FollowsFile, PituiScreen):
     """One session file, ``session_path`` (the picker refuses to trash a session open here).
 
-    ``entry_id`` is highlighted at start (else the leaf).
+    ``entry_id`` is highlighted at start (else the leaf), and the pane first shows its path with
+    that entry at the top (where a search hit's text is), not the end.
     """
 
     BINDING_GROUP_TITLE = "Session view"
@@ -75,6 +76,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         super().__init__()
         self.session_path = path
         self.start_entry = entry_id
+        self._anchor_once: Any = entry_id  # the first path shown for it starts at it
         self._opening_status = status  # said in the status line once the session is shown
         self.session: Session | None = None
         self.editor: SessionEditor | None = None
@@ -188,7 +190,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         self._shown_id, self._path_shown = object(), False
         if path is not None:
             self._shown_id, self._path_shown = model.selected_id, True
-            self._show_items(path)
+            self._show_items(path, self._start_anchor(model.selected_id))
         tree = self.query_one(SessionTree)
         tree.waiting_for_rows = False
         tree.model = model
@@ -342,10 +344,16 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
             self.action_reload()
         elif entry_id == self._shown_id:
             if path is not None:
-                self._show_items(path)
+                self._show_items(path, self._start_anchor(entry_id))
         elif self._shown_id is not None:  # the cursor moved on meanwhile
             self._path_running = True
             self._make_path(session, self._shown_id, self._items)
+
+    def _start_anchor(self, entry_id: Any) -> Any:
+        """The entry to put at the pane's top: the one the view was opened at, the first time
+        its path is shown (later paths end at the cursor, as always)."""
+        anchor, self._anchor_once = (entry_id if entry_id == self._anchor_once else None), None
+        return anchor
 
     def _show_items(self, path: PathShown, anchor: Any = None) -> None:
         """The pane shows ``path``: everything on it, or what the model sees (``model_view``);
