@@ -114,7 +114,7 @@ class FileLists:
 class BranchPreparation:
     messages: list[dict[str, Any]]  # pi's AgentMessages, oldest first
     files: FileLists
-    tokens: int  # estimated tokens of the messages kept
+    tokens: int  # estimated tokens of the messages kept (0 with no budget: not counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +143,11 @@ def prepare_branch(entries: Sequence[Entry], token_budget: int = TOKEN_BUDGET) -
         if message is None:
             continue
         _file_ops(message, read, modified)
+        if token_budget <= 0:  # no budget: every message is kept, none needs its size
+            messages.append(message)
+            continue
         tokens = estimate_tokens(message)
-        if token_budget > 0 and total + tokens > token_budget:
+        if total + tokens > token_budget:
             if entry.type in ("compaction", "branch_summary") and total < token_budget * 0.9:
                 messages.append(message)
                 total += tokens

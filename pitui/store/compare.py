@@ -181,9 +181,11 @@ class _RawSide:
     def __init__(self, entry: Entry, entries: list[Entry]) -> None:
         self.entry = entry
         self.entries = entries
-        notes = branch_notes(entries)
-        files = file_lists(entries)
-        where = _file_entries(entries)
+        # Each body is read once here, not once by each of the notes, the files and the totals.
+        self.kept = kept = [e.kept() for e in entries]
+        notes = branch_notes(kept)
+        files = file_lists(kept)
+        where = _file_entries(kept)
         self.sections: dict[str, list[tuple[str, Any, bool, Any]]] = {
             "prompts": [(n.text, n.entry_id, False, None) for n in notes.prompts],
             "answer": [(n.text, n.entry_id, False, None) for n in notes.answers[-1:]],
@@ -218,7 +220,7 @@ class _RawSide:
             by_type[f"message:{entry.role}" if kind == "message" and isinstance(entry.role, str) else kind] += 1
         # pi's /session adds up in file order: the same order as the path, unless a parent was
         # written after its child.
-        stats = session_stats(sorted(self.entries, key=lambda e: e.line))
+        stats = session_stats(sorted(self.kept, key=lambda e: e.line))
         return Side(self.entry, tuple(self.entries), stats=stats, by_type=dict(sorted(by_type.items())), **items)
 
 

@@ -114,6 +114,16 @@ class Entry:
     def get(self, key: str, default: Any = MISSING) -> Any:
         return self.data.get(key, default)
 
+    def kept(self) -> Entry:
+        """A copy of this entry that holds its data (read now if it was not kept), for work that
+        reads the same bodies several times; the entry itself stays as light as it was."""
+        data = self.data
+        copy = Entry.__new__(Entry)
+        for slot in Entry.__slots__:
+            setattr(copy, slot, getattr(self, slot))
+        copy._data = data
+        return copy
+
     @property
     def message(self) -> Any:
         return self.data.get("message", MISSING)

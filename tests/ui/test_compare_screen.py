@@ -13,9 +13,11 @@ import orjson
 from helpers.apps import SIZE, opened, static_text, view_app
 from helpers.compare_sessions import branched
 from helpers.pilot import until
+from helpers.tree_build import chain
 from textual.pilot import Pilot
 
-from pitui.ui.screens.compare import CompareScreen
+from pitui.store.compare import compare
+from pitui.ui.screens.compare import SECTION_ITEMS, CompareScreen, comparison_rows
 from pitui.ui.screens.dialogs import BranchDialog, ConfirmDialog
 from pitui.ui.screens.session import SessionScreen
 from pitui.ui.widgets.session_tree import SessionTree
@@ -144,3 +146,14 @@ def test_the_command_prints_both_sides_and_json(tmp_path: Path) -> None:
     assert value["a"]["entry"] == "a4" and value["b"]["failures"][0]["text"] == "ruff check ."
     missing = subprocess.run([*run, "a4", "zz"], capture_output=True, text=True, env=env)
     assert missing.returncode == 1 and "no entry 'zz'" in missing.stderr and not missing.stdout
+
+
+def test_a_long_side_shows_its_first_and_last_items_and_how_many_are_left_out() -> None:
+    build = chain(50_000)
+    build.user("side", "n10", "a question on the side")
+    rows = comparison_rows(compare(build.session(), "n49999", "side"))
+    prompts = [row.cells[0] for row in rows[1 : rows.index(next(r for r in rows if r.title == "Final answer"))]]
+    assert len(prompts) == SECTION_ITEMS + 1  # the first 100, a line for the rest, the last 100
+    assert prompts[0].text == "question 12" and prompts[-1].text == "question 49998"  # type: ignore[union-attr]
+    assert prompts[SECTION_ITEMS // 2] == "… 24,794 more prompts (pitui compare --json lists them all)"
+    assert rows[1].cells[1].text == "a question on the side"  # type: ignore[union-attr]

@@ -11,6 +11,7 @@ Ctrl+B continue a side (the session view's branch, asked first). The screen dism
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -43,14 +44,29 @@ class Row:
     cells: tuple[Item | str | None, Item | str | None] = (None, None)
 
 
+# A section shows this many items of a side at most, its first and last halves, with a line
+# saying how many are left out between (``pitui compare --json`` has them all): a branch of
+# 50,000 prompts would otherwise make a table too big to build and to move through.
+SECTION_ITEMS = 200
+
+
+def _shown(items: tuple[Item, ...], kind: str) -> list[Item | str]:
+    if not items:
+        return ["(none)"]
+    if len(items) <= SECTION_ITEMS:
+        return list(items)
+    half = SECTION_ITEMS // 2
+    left_out = len(items) - 2 * half
+    return [*items[:half], f"… {left_out:,} more {kind} (pitui compare --json lists them all)", *items[-half:]]
+
+
 def comparison_rows(comparison: Comparison) -> list[Row]:
     """The table's rows: each section's title, then its items, A's beside B's."""
     rows: list[Row] = []
     a, b = comparison.a, comparison.b
     for key, title in SECTIONS:
         rows.append(Row(title))
-        left: list[Item | str] = list(a.section(key)) or ["(none)"]
-        right: list[Item | str] = list(b.section(key)) or ["(none)"]
+        left, right = _shown(a.section(key), title.lower()), _shown(b.section(key), title.lower())
         for n in range(max(len(left), len(right))):
             rows.append(Row(cells=(left[n] if n < len(left) else None, right[n] if n < len(right) else None)))
     for title, lines in (
@@ -86,6 +102,7 @@ class CompareScreen(OrderedKeys, Screen[Any]):
         self.ids = (a_id, b_id)
         self.comparison: Comparison | None = None
         self.rows: list[Row] = []
+        self.items: tuple[list[int], list[int]] = ([], [])  # the rows with an item, per side
         self.column = 0  # the side the cursor is on
         self.row = -1  # the cursor's row (-1: no item)
 
@@ -106,14 +123,17 @@ class CompareScreen(OrderedKeys, Screen[Any]):
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, session: Session, a_id: Any, b_id: Any) -> None:
+        rows: list[Row] = []
         try:
             comparison: Comparison | None = compare(session, a_id, b_id)
             error = None
         except (CompareError, FileChangedError, OSError) as problem:
             comparison, error = None, str(problem) or "the file changed"
-        self.app.call_from_thread(self._compared, comparison, error)
+        else:
+            rows = comparison_rows(comparison)
+        self.app.call_from_thread(self._compared, comparison, rows, error)
 
-    def _compared(self, comparison: Comparison | None, error: str | None) -> None:
+    def _compared(self, comparison: Comparison | None, rows: list[Row], error: str | None) -> None:
         table = self.query_one(ComparisonTable)
         if comparison is None:
             self.query_one("#compare-ancestor", Static).update(
@@ -123,7 +143,10 @@ class CompareScreen(OrderedKeys, Screen[Any]):
             table.flush_keys()
             return
         self.comparison = comparison
-        self.rows = comparison_rows(comparison)
+        self.rows = rows
+        self.items = tuple(  # type: ignore[assignment]
+            [n for n, row in enumerate(rows) if isinstance(row.cells[column], Item)] for column in (0, 1)
+        )
         self._show_ancestor(comparison)
         self._fill()
         first = self._items_of(0)
@@ -176,7 +199,7 @@ class CompareScreen(OrderedKeys, Screen[Any]):
     # ------------------------------------------------------------------ the cursor
 
     def _items_of(self, column: int) -> list[int]:
-        return [n for n, row in enumerate(self.rows) if isinstance(row.cells[column], Item)]
+        return self.items[column]
 
     def _move_cursor(self) -> None:
         if self.row >= 0:
@@ -205,11 +228,11 @@ class CompareScreen(OrderedKeys, Screen[Any]):
         if not items:
             return
         if step > 0:
-            later = [n for n in items if n > self.row]
-            self.row = later[0] if later else self.row
+            at = bisect.bisect_right(items, self.row)
+            self.row = items[at] if at < len(items) else self.row
         else:
-            earlier = [n for n in items if n < self.row]
-            self.row = earlier[-1] if earlier else self.row
+            at = bisect.bisect_left(items, self.row)
+            self.row = items[at - 1] if at > 0 else self.row
         self._move_cursor()
 
     def action_side(self, column: int) -> None:
