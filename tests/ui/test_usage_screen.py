@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from helpers.apps import demo_app, listing, picker
-from helpers.pilot import screen_text, settle, until
+from helpers.pilot import feed, screen_text, settle, until
 
 from pitui.ui.screens.usage import UsageScreen
 
@@ -78,3 +78,33 @@ async def test_enter_lists_the_rows_sessions_in_the_picker_until_escape(tmp_path
         await settle(pilot)
         assert {r.info.path for r in listing(app).rows} == everyone
         assert "Only the" not in screen_text(app)
+
+
+async def _burst_opens_the_model_row(pilot, send) -> None:
+    """``p p g g enter`` typed at once: all time, by model, then Enter on the row the cursor is
+    on then (the first model's): the picker shows that row's sessions."""
+    app = pilot.app
+    screen = await _opened(pilot)
+    await send("p", "p", "g", "g", "enter")
+    await until(pilot, lambda: app.screen is picker(app))
+    await settle(pilot)
+    assert (screen.by, screen.days) == ("model", None)
+    row = screen.report.rows[0]
+    assert {r.info.path for r in listing(app).rows} == set(row.sessions)
+    assert f"Only the {len(row.sessions)} sessions of model {row.key}, all time" in screen_text(app)
+
+
+async def test_keys_pressed_without_pauses_act_in_order(tmp_path):
+    app = demo_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _burst_opens_the_model_row(pilot, pilot.press)
+
+
+async def test_keys_of_one_read_act_in_order(tmp_path):
+    app = demo_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+
+        async def one_read(*keys: str) -> None:
+            feed(pilot, *keys)  # posted at once, as the driver posts one read's keys
+
+        await _burst_opens_the_model_row(pilot, one_read)

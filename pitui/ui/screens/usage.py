@@ -228,6 +228,11 @@ class UsageScreen(PituiScreen):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_bars()
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on the table: its own binding, run in turn with the keys typed before it."""
+        event.stop()
+        self.action_open()
+
     # -- keys ------------------------------------------------------------------------------
 
     def action_group(self) -> None:
