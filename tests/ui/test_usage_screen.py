@@ -47,9 +47,9 @@ async def test_ctrl_g_shows_usage_and_the_keys_change_what_it_shows(tmp_path):
         await pilot.press("g")
         keys = _table_keys(screen)
         assert all("/" in key for key in keys[:-1]) and keys[-1] == "total"
-        assert "tokens per model" in screen_text(app)
+        assert "cache read" in screen_text(app) and "m plot tokens" in screen_text(app)  # the legend
         await pilot.press("m")
-        assert "cost per model" in screen_text(app)
+        assert "highlighted row" in screen_text(app) and "m plot cost" in screen_text(app)
         here = screen.report.total.tokens
         await pilot.press("tab")
         await until(pilot, lambda: screen.report is not None)
