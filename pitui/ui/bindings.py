@@ -47,7 +47,7 @@ USAGE: list[BindingType] = [
     Binding("g", "group", "Group by day, project or model", id="usage.group"),
     Binding("p", "period", "Period: last 7, 30, 90 days or all", id="usage.period"),
     Binding("tab", "scope", "Scope: this folder or all projects", id="usage.scope"),
-    Binding("m", "metric", "Bars: tokens or cost", id="usage.metric"),
+    Binding("m", "metric", "Plot: tokens or cost", id="usage.metric"),
     Binding("escape", "back", "Back to the picker", id="usage.back"),
 ]
 

@@ -1,7 +1,7 @@
-"""Where the tokens went: the listed sessions' tokens and cost per day, project or model, as bars
-and a table (one bar per row of the table, the cursor's highlighted), the period, grouping,
-scope and metric chosen from the keyboard. Enter lists the sessions of the row's bucket in the
-picker.
+"""Where the tokens went: the listed sessions' tokens and cost per day, project or model, as a
+plot (:class:`~pitui.ui.widgets.usage_plot.UsagePlot`, the highlighted row's bar vivid) beside a
+table (above it below 110 columns), the period, grouping, scope and metric chosen from the
+keyboard. Enter lists the sessions of the row's bucket in the picker.
 
 The figures come from :meth:`pitui.store.catalog.Catalog.usage` (the catalog's cache), counted
 in a thread worker; a cold cache shows how many files are left to read.
