@@ -128,6 +128,12 @@ async def summary(pilot: Any) -> None:
 # -- running them ------------------------------------------------------------------------------------
 
 
+@shot("usage")
+async def usage(pilot: Any) -> None:
+    """Every project's tokens per model, over all time: the plot beside the table."""
+    await press(pilot, "ctrl+g", "tab", "p", "p", "g", "g")
+
+
 async def take(name: str, drive: Drive, out: Path) -> Path:
     from pitui.store.catalog import Catalog
     from pitui.store.demo import install_demo

@@ -230,6 +230,18 @@ async def check_app() -> None:
         await wait_for(pilot, lambda: app.screen is screen, "Escape closes the list of keys")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "Escape goes back to the picker")
+        picker_screen = app.screen
+        await pilot.press("ctrl+g")
+        await wait_for(
+            pilot,
+            lambda: "Usage · this folder" in screen_text(app) and "tokens ·" in screen_text(app),
+            "Ctrl+G opens the usage screen, its figures counted",
+        )
+        # textual-plotext, a dependency, draws the plot: its frame and y axis are on screen.
+        text = screen_text(app)
+        check("┤" in text and "└" in text and "cache read" in text, "the usage plot has axes and a legend")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is picker_screen, "Escape leaves the usage screen")
         await pilot.press("ctrl+q")
         await pilot.pause(0.2)
     check(app.return_value is None, "Ctrl+Q quits without choosing a session")

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pitui.store.catalog.model import SessionInfo
 from pitui.store.catalog.usage import UNKNOWN_DAY, SessionUsage
+from pitui.store.paths import shorten_home_path
 
 __all__ = [
     "GROUPINGS",
@@ -39,8 +40,7 @@ def short_key(key: str, by: str) -> str:
     """A bucket's name as shown: a project's folder with ``~`` for the home folder."""
     if by == "project":
         home = os.path.expanduser("~")
-        if home != "/" and (key == home or key.startswith(home + os.sep)):
-            return "~" + key[len(home) :]
+        return key if home == "/" else shorten_home_path(key, home)
     return key
 
 

@@ -41,11 +41,13 @@ PICKER: list[BindingType] = [
 
 # The usage screen's (no text field there: letters are keys).
 USAGE: list[BindingType] = [
-    Binding("enter", "open", "The row's sessions, in the picker", id="usage.open", priority=True),
+    # Enter is the table's (its RowSelected opens the row), not a priority binding: a priority
+    # binding would act before keys typed ahead of it in the same read had taken effect.
+    Binding("enter", "open", "The row's sessions, in the picker", id="usage.open"),
     Binding("g", "group", "Group by day, project or model", id="usage.group"),
     Binding("p", "period", "Period: last 7, 30, 90 days or all", id="usage.period"),
     Binding("tab", "scope", "Scope: this folder or all projects", id="usage.scope"),
-    Binding("m", "metric", "Bars: tokens or cost", id="usage.metric"),
+    Binding("m", "metric", "Plot: tokens or cost", id="usage.metric"),
     Binding("escape", "back", "Back to the picker", id="usage.back"),
 ]
 

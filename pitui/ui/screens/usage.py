@@ -1,7 +1,7 @@
-"""Where the tokens went: the listed sessions' tokens and cost per day, project or model, as bars
-and a table (one bar per row of the table, the cursor's highlighted), the period, grouping,
-scope and metric chosen from the keyboard. Enter lists the sessions of the row's bucket in the
-picker.
+"""Where the tokens went: the listed sessions' tokens and cost per day, project or model, as a
+plot (:class:`~pitui.ui.widgets.usage_plot.UsagePlot`, the highlighted row's bar vivid) beside a
+table (above it below 110 columns), the period, grouping, scope and metric chosen from the
+keyboard. Enter lists the sessions of the row's bucket in the picker.
 
 The figures come from :meth:`pitui.store.catalog.Catalog.usage` (the catalog's cache), counted
 in a thread worker; a cold cache shows how many files are left to read.
@@ -9,6 +9,7 @@ in a thread worker; a cold cache shows how many files are left to read.
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -17,7 +18,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
@@ -33,14 +34,28 @@ from pitui.store.usage_report import (
     usage_report,
 )
 from pitui.ui import bindings
-from pitui.ui.format import format_tokens
+from pitui.ui.format import format_tokens, plural
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.picker_listing import PickerListing
+from pitui.ui.widgets.usage_plot import UsagePlot, legend, plot_data
 
 __all__ = ["UsageScreen"]
 
 # What Enter hands to the picker: the bucket's sessions, what they are, and the scope they are of.
 ChooseFn = Callable[[list[str], str, Scope], None]
+
+HEADINGS = ("input", "output", "cache rd", "cache wr", "cost", "sessions")
+WIDE = 110  # the plot beside the table from this width on, above it below
+PLOT_MIN = 36  # the plot's least width beside the table
+
+
+def fit_left(text: str, width: int) -> str:
+    """``text``, cut from the left to ``width`` when longer: whole path parts when they fit."""
+    if len(text) <= width:
+        return text
+    tail = text[-(width - 1) :]
+    cut = tail.find("/")
+    return "…" + (tail[cut:] if 0 <= cut < len(tail) - 1 else tail)
 
 
 class UsageScreen(PituiScreen):
@@ -57,6 +72,7 @@ class UsageScreen(PituiScreen):
         self.by: Grouping = "day"
         self.days: int | None = 30
         self.metric = "tokens"
+        self._period_chosen = False  # (until then: 30 days, or all time when those have none)
         self.report: UsageReport | None = None
         self._infos: dict[Scope, list[SessionInfo]] = {}
         self._usage: dict[Scope, dict[str, Any]] = {}
@@ -65,9 +81,16 @@ class UsageScreen(PituiScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="usage-title", markup=False)
         with Horizontal(id="usage-body"):
-            yield Static(id="usage-bars", markup=False)
+            with Vertical(id="usage-chart"):
+                yield Static(id="usage-legend", markup=False)
+                yield UsagePlot(id="usage-plot")
             yield DataTable(id="usage-table", cursor_type="row", zebra_stripes=False)
         yield Static(id="usage-keys", markup=False)
+
+    @property
+    def _narrow(self) -> bool:
+        """The plot above the table (a terminal narrower than WIDE), not beside it."""
+        return self.app.size.width < WIDE
 
     @property
     def table(self) -> DataTable[Any]:
@@ -79,8 +102,9 @@ class UsageScreen(PituiScreen):
         self._count(self.scope)
 
     def on_resize(self) -> None:
-        self.query_one("#usage-body").set_class(self.size.width < 110, "-narrow")
-        self.call_after_refresh(self._show_bars)
+        self.query_one("#usage-body").set_class(self._narrow, "-narrow")
+        self._show()
+        self.call_after_refresh(self._show_plot)  # (the plot's width, once laid out)
 
     # -- counting --------------------------------------------------------------------------
 
@@ -123,36 +147,68 @@ class UsageScreen(PituiScreen):
 
     # -- drawing ---------------------------------------------------------------------------
 
+    def _today(self) -> datetime.date:
+        """The local date of the app's clock (tests fix it)."""
+        return datetime.date.fromtimestamp(self.app.now_ms() / 1000)
+
+    def _report(self, days: int | None) -> UsageReport:
+        return usage_report(self._infos[self.scope], self._usage[self.scope], self.by, days, self._today())
+
     def _show(self) -> None:
-        infos = self._infos.get(self.scope)
-        if infos is None:
+        if self.scope not in self._infos:
             self.report = None
         else:
-            self.report = usage_report(infos, self._usage[self.scope], self.by, self.days)
+            if not self._period_chosen:  # the default: 30 days, or all time when those have none
+                self.days = 30 if self._report(30).rows else None
+            self.report = self._report(self.days)
         self._show_title()
         self._fill_table()
-        self._show_bars()
+        self._show_plot()
+        self._show_keys()
+
+    def _lines(self, parts: list[str], widget_id: str) -> None:
+        """``parts`` joined by `` · ``, on as many lines as the screen's width needs (a part is
+        never cut across lines)."""
+        room = max(self.size.width, 20)
+        lines: list[str] = []
+        for part in parts:
+            if lines and len(lines[-1]) + 3 + len(part) <= room:
+                lines[-1] += " · " + part
+            else:
+                lines.append(part)
+        self.query_one(widget_id, Static).update("\n".join(lines))
+
+    def _show_keys(self) -> None:
         k = self.app.keys_text
         keys = [
             (k("usage.open"), "sessions"),
             (k("usage.group"), f"by {self.by}"),
             (k("usage.period"), period_label(self.days)),
             (k("usage.scope"), "scope"),
-            (k("usage.metric"), f"bars: {self.metric}"),
+            (k("usage.metric"), f"plot {self.metric}"),
             (k("usage.back"), "back"),
         ]
-        self.query_one("#usage-keys", Static).update(" · ".join(f"{key} {what}" for key, what in keys))
+        self._lines([f"{key} {what}" for key, what in keys], "#usage-keys")
+
+    def _period_text(self) -> str:
+        if self.days is None and not self._period_chosen and self.report is not None:
+            return "all time (nothing in the last 30 days)"
+        return period_label(self.days)
 
     def _show_title(self) -> None:
         where = "this folder" if self.scope == "current" else "all projects"
-        title = f"Usage · {where} · {period_label(self.days)} · by {self.by}"
+        parts = [f"Usage · {where}", self._period_text(), f"by {self.by}"]
         report = self.report
         if report is not None and not self._status:
             total = report.total
-            title += f" · {format_tokens(total.tokens)} tokens · ${total.cost:,.2f} · {len(total.sessions):,} sessions"
+            parts += [
+                f"{format_tokens(total.tokens)} tokens",
+                f"${total.cost:,.2f}",
+                plural(len(total.sessions), "session", "sessions"),
+            ]
         elif self._status:
-            title += f" · {self._status}"
-        self.query_one("#usage-title", Static).update(title)
+            parts.append(self._status)
+        self._lines(parts, "#usage-title")
 
     def _rows(self) -> list[UsageRow]:
         return [] if self.report is None else self.report.rows
@@ -160,39 +216,38 @@ class UsageScreen(PituiScreen):
     def _fill_table(self) -> None:
         table = self.table
         old = table.cursor_row
+        rows = self._rows()
+        total = None if self.report is None else self.report.total
+        cells = [self._cells(row) for row in ([*rows, total] if total is not None else [])]
+        widths = [max([len(h), *(len(c[i]) for c in cells)]) for i, h in enumerate(HEADINGS)]
+        names = [short_key(row.key, self.by) for row in rows]
+        fixed = sum(widths) + 2 * (len(widths) + 1) + 2  # cells' padding, the scroll bar
+        room = self.size.width - fixed - (0 if self._narrow else PLOT_MIN)
+        first = max(min(max([len(self.by), 5, *map(len, names)]), room), 8)
         table.clear(columns=True)
-        table.add_columns(self.by, "input", "output", "cache read", "cache write", "cost", "sessions")
-        for row in self._rows():
-            table.add_row(
-                short_key(row.key, self.by),
-                format_tokens(row.input),
-                format_tokens(row.output),
-                format_tokens(row.cache_read),
-                format_tokens(row.cache_write),
-                f"${row.cost:,.2f}",
-                f"{len(row.sessions):,}",
-                key=row.key,
-            )
-        if self.report is not None:
-            total = self.report.total
-            table.add_row(
-                Text("total", style="bold"),
-                format_tokens(total.input),
-                format_tokens(total.output),
-                format_tokens(total.cache_read),
-                format_tokens(total.cache_write),
-                f"${total.cost:,.2f}",
-                f"{len(total.sessions):,}",
-                key="\0total",
-            )
+        table.add_column(self.by, width=first)
+        for heading, width in zip(HEADINGS, widths, strict=True):
+            table.add_column(Text(heading, justify="right"), width=width)
+        self.query_one("#usage-table").styles.width = "100%" if self._narrow else first + fixed
+        for row, name, figures in zip(rows, names, cells, strict=False):
+            table.add_row(Text(fit_left(name, first)), *figures, key=row.key)
+        if total is not None:
+            table.add_row(Text("total", style="bold"), *cells[-1], key="\0total")
         if self.by == "day" and old == 0:
-            old = max(len(self._rows()) - 1, 0)  # the latest day
+            old = max(len(rows) - 1, 0)  # the latest day
         if table.row_count:
             table.move_cursor(row=min(old, table.row_count - 1))
 
-    def _show_bars(self) -> None:
+    @staticmethod
+    def _cells(row: UsageRow) -> list[Text]:
+        figures = [format_tokens(row.input), format_tokens(row.output), format_tokens(row.cache_read)]
+        figures += [format_tokens(row.cache_write), f"${row.cost:,.2f}", f"{len(row.sessions):,}"]
+        return [Text(figure, justify="right") for figure in figures]
+
+    def _show_plot(self) -> None:
         rows = self._rows()
-        bars = self.query_one("#usage-bars", Static)
+        plot = self.query_one(UsagePlot)
+        key_line = self.query_one("#usage-legend", Static)
         if not rows:
             period = self.app.keys_text("usage.period")
             message = (
@@ -200,33 +255,22 @@ class UsageScreen(PituiScreen):
                 if self.report is None
                 else f"No usage in the {period_label(self.days)}: {period} changes the period."
             )
-            bars.update(message)
+            key_line.update(message)
+            plot.show(None)
             return
-        values = [row.cost if self.metric == "cost" else row.tokens for row in rows]
-        peak = max(values) or 1
+        key_line.update(legend(self.metric, max(plot.size.width, 20)))
+        report = self.report
+        assert report is not None
         cursor = self.table.cursor_row
-        region = bars.content_region
-        lines = max(region.height - 1, 1)  # (the first line names the metric)
-        start = max(0, min(cursor - lines // 2, len(rows) - lines))
-        shown = range(start, min(start + lines, len(rows)))
-        width = min(max([5, *(len(short_key(rows[i].key, self.by)) for i in shown)]), 28)
-        room = max(region.width - width - 10, 4)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{'cost' if self.metric == 'cost' else 'tokens'} per {self.by}\n", style="bold")
-        for i in shown:
-            row, value = rows[i], values[i]
-            name = short_key(row.key, self.by)
-            name = name if len(name) <= width else "…" + name[-(width - 1) :]
-            cells = value / peak * room
-            bar = "█" * int(cells) + ("▌" if cells - int(cells) >= 0.5 else "")
-            figure = f"${value:,.2f}" if self.metric == "cost" else format_tokens(value)
-            text.append(f"{name:>{width}} ", style="reverse" if i == cursor else "")
-            text.append(bar or "▏", style="bold" if i == cursor else "")
-            text.append(f" {figure}\n")
-        bars.update(text)
+        plot.show(plot_data(rows, self.by, self.metric, cursor, plot.size.width, self._today(), report.first_day))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._show_bars()
+        self._show_plot()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on the table: its own binding, run in turn with the keys typed before it."""
+        event.stop()
+        self.action_open()
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -236,6 +280,7 @@ class UsageScreen(PituiScreen):
         self._show()
 
     def action_period(self) -> None:
+        self._period_chosen = True
         self.days = PERIODS[(PERIODS.index(self.days) + 1) % len(PERIODS)]
         self._show()
 
