@@ -116,7 +116,9 @@ class PituiApp(App[AppResult | None]):
     @functools.cached_property
     def binding_defaults(self) -> dict[str, Binding]:
         """Every binding id of the app, its screens and widgets, with its default keys."""
+        from pitui.ui.screens.compare import CompareScreen
         from pitui.ui.screens.dialogs import DIALOGS
+        from pitui.ui.screens.entry_search import EntrySearchScreen
         from pitui.ui.screens.help import HelpScreen
         from pitui.ui.screens.missing_cwd import MissingCwdDialog
         from pitui.ui.screens.picker import PickerScreen
@@ -138,6 +140,8 @@ class PituiApp(App[AppResult | None]):
                 MissingCwdDialog,
                 NoteEditor,
                 UsageScreen,
+                EntrySearchScreen,
+                CompareScreen,
             ]
         )
 

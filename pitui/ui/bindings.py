@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-__all__ = ["COMPARE", "CONVERSATION", "PICKER", "SESSION", "TREE", "USAGE"]
+__all__ = ["COMPARE", "CONVERSATION", "ENTRIES", "PICKER", "SESSION", "TREE", "USAGE"]
 
 
 # The session picker's. The search box has the focus and takes the text: none of these is a
@@ -51,6 +51,18 @@ USAGE: list[BindingType] = [
     Binding("escape", "back", "Back to the picker", id="usage.back"),
 ]
 
+
+# The Find entries screen's. Its search box has the focus and takes the text: none of these is a
+# typed letter.
+ENTRIES: list[BindingType] = [
+    Binding("up", "cursor(-1)", "Previous hit", id="entries.up", show=False),
+    Binding("down", "cursor(1)", "Next hit", id="entries.down", show=False),
+    Binding("pageup", "cursor(-10)", "A page up", id="entries.page_up", show=False),
+    Binding("pagedown", "cursor(10)", "A page down", id="entries.page_down", show=False),
+    Binding("enter", "open", "Open the session at this entry", id="entries.open"),
+    Binding("tab", "toggle_scope", "Scope: this folder or all projects", id="entries.scope"),
+    Binding("escape", "back", "Back to the session list", id="entries.back"),
+]
 
 # The session view's. Text typed there goes into the tree's search: none of these but pi's own
 # Shift+L is a typed letter.

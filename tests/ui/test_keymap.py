@@ -68,3 +68,18 @@ def test_check_keymap_alone() -> None:
     usable, problems = check_keymap({"a.one": "f4, ctrl+x", "a.two": "f5"}, defaults)
     assert usable == {"a.one": "f4,ctrl+x"}
     assert problems == ["[keys]: no binding has the id 'a.two' (ids here: a.one)"]
+
+
+async def test_every_screen_s_bindings_can_be_rebound(tmp_path: Path) -> None:
+    # A [keys] entry for any binding id of any screen is taken, not reported as unknown.
+    from pitui.ui import bindings
+
+    ids = {b.id for name in bindings.__all__ for b in getattr(bindings, name) if getattr(b, "id", None)}
+    assert {"entries.open", "usage.group", "session.compare"} <= ids
+    keys = {"entries.scope": "f6", "usage.group": "f7", "session.compare": "f9"}
+    app = demo_app(tmp_path, config=Config(keys=keys, path="/cfg/config.toml"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert ids <= set(app.binding_defaults)
+        assert not [str(n.message) for n in app._notifications if "no binding" in str(n.message)]
+        assert app.keymap == keys

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 
 from pitui.safe_text import safe_line
 from pitui.store import tuning
+from pitui.ui import bindings
 from pitui.ui.format import format_age
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
@@ -43,15 +44,7 @@ class EntrySearchScreen(OrderedKeys, PituiScreen):
     """Find any entry, in this folder's sessions or every project's (Tab)."""
 
     BINDING_GROUP_TITLE = "Find entries"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Previous hit", id="entries.up", show=False),
-        Binding("down", "cursor(1)", "Next hit", id="entries.down", show=False),
-        Binding("pageup", "cursor(-10)", "A page up", id="entries.page_up", show=False),
-        Binding("pagedown", "cursor(10)", "A page down", id="entries.page_down", show=False),
-        Binding("enter", "open", "Open the session at this entry", id="entries.open"),
-        Binding("tab", "toggle_scope", "Scope: this folder or all projects", id="entries.scope"),
-        Binding("escape", "back", "Back to the session list", id="entries.back"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings.ENTRIES
     ROW_ACTIONS: ClassVar[frozenset[str]] = frozenset({"cursor", "open"})
     # Hits asked for: a few screens of them (the search stops once these are final).
     LIMIT: ClassVar[int] = 200
