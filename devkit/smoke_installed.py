@@ -13,6 +13,7 @@ and that ``pitui --demo`` starts and quits in a real pseudo-terminal. Any failur
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import pty
 import select
@@ -104,6 +105,27 @@ def check_commands() -> None:
     check(
         proc.returncode == 0 and all(title[:20] in proc.stdout for title in DEMO_TITLES),
         "pitui ls --demo --json lists this folder's demo sessions",
+        f"exit {proc.returncode}, {proc.stdout[:300]!r}, {proc.stderr.strip()!r}",
+    )
+    proc = run(pitui_bin, "search", "--demo", "--entries", '"cache key"', "--all", "--json")
+    hits = json.loads(proc.stdout) if proc.returncode == 0 else []
+    check(
+        bool(hits) and all("cache key" in hit["snippet"].lower() and hit["entryId"] for hit in hits),
+        "pitui search --entries lists the demo's messages with the phrase, with their entry ids",
+        f"exit {proc.returncode}, {proc.stdout[:300]!r}, {proc.stderr.strip()!r}",
+    )
+    proc = run(pitui_bin, "usage", "--demo", "--all", "--json")
+    total = json.loads(proc.stdout)["total"] if proc.returncode == 0 else {}
+    check(
+        total.get("sessions") == 6 and total.get("totalTokens", 0) > 0,
+        "pitui usage --all --json counts the six demo sessions' tokens",
+        f"exit {proc.returncode}, {proc.stdout[-300:]!r}, {proc.stderr.strip()!r}",
+    )
+    proc = run(pitui_bin, "compare", "--demo", "019cf5ce", "516710ee", "7fc2b26e", "--json")
+    compared = json.loads(proc.stdout) if proc.returncode == 0 else {}
+    check(
+        compared.get("ancestor", {}).get("id") == "06f6dfcd" and compared.get("relation") == "apart",
+        "pitui compare --json finds the common entry of two demo branches",
         f"exit {proc.returncode}, {proc.stdout[:300]!r}, {proc.stderr.strip()!r}",
     )
 
@@ -242,6 +264,14 @@ async def check_app() -> None:
         check("┤" in text and "└" in text and "cache read" in text, "the usage plot has axes and a legend")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is picker_screen, "Escape leaves the usage screen")
+        await pilot.press("ctrl+f", *'"cache key"')
+        await wait_for(
+            pilot,
+            lambda: "Find entries" in screen_text(app) and " hit" in screen_text(app).splitlines()[-1],
+            "Ctrl+F finds the messages with a phrase typed in its search box",
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is picker_screen, "Escape leaves Find entries")
         await pilot.press("ctrl+q")
         await pilot.pause(0.2)
     check(app.return_value is None, "Ctrl+Q quits without choosing a session")
