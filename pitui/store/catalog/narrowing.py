@@ -24,7 +24,8 @@ again. Scores are never reused: every session tried is matched and scored afresh
 
 from __future__ import annotations
 
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, ne, or_
 from typing import Any
 
 from pitui.store.catalog.model import SessionInfo
@@ -41,6 +42,7 @@ KEPT_SEARCHES = 8
 # name and cwd.
 SessionKey = tuple[int | None, tuple[int, int, Any, str | None, str]]
 _STAMP = attrgetter("size", "mtime_ns", "id", "name", "cwd")
+_PATH = attrgetter("path")
 
 
 def session_key(info: SessionInfo, sid: int | None) -> SessionKey:
@@ -67,14 +69,21 @@ def refines(new: ParsedQuery, old: ParsedQuery) -> bool:
 
 
 class Seen:
-    """One complete search: the key of every session it tried or ruled out, and the paths of
-    those that matched."""
+    """One complete search: the path and key of every session it tried or ruled out, in the
+    order it was given them, and the paths of those that matched."""
 
-    __slots__ = ("keys", "matched")
+    __slots__ = ("_by_path", "keys", "matched", "paths")
 
-    def __init__(self, keys: dict[str, SessionKey]) -> None:
+    def __init__(self, paths: list[str], keys: list[SessionKey]) -> None:
+        self.paths = paths
         self.keys = keys
         self.matched: set[str] = set()
+        self._by_path: dict[str, SessionKey] | None = None
+
+    def key_of(self, path: str) -> SessionKey | None:
+        if self._by_path is None:
+            self._by_path = dict(zip(self.paths, self.keys, strict=True))
+        return self._by_path.get(path)
 
 
 class Narrowing:
@@ -106,15 +115,19 @@ def narrowed(infos: list[SessionInfo], sids: dict[str, int], base: Seen | None) 
     """The sessions of ``infos`` that can still match, given ``base``: those it found, and those
     it did not see as they are now (in ``infos``' order); and a :class:`Seen` with the keys of
     every session of ``infos``, for the caller to fill in with its matches."""
-    get = sids.get
-    keys = {info.path: (get(info.path), _STAMP(info)) for info in infos}
+    # Every keystroke does this for every listed session: in loops that run in C.
+    paths = list(map(_PATH, infos))
+    keys = list(zip(map(sids.get, paths), map(_STAMP, infos), strict=True))
+    seen = Seen(paths, keys)
     if base is None:
-        return list(infos), Seen(keys)
-    old = base.keys.get
+        return list(infos), seen
     matched = base.matched
+    if paths == base.paths:  # the same sessions as before, in the same order: compare in step
+        again = map(or_, map(matched.__contains__, paths), map(ne, keys, base.keys))
+        return list(compress(infos, again)), seen
     pool = [
         info
-        for info in infos
-        if (path := info.path) in matched or old(path) != keys[path]  # found before, or not seen as it is
+        for info, path, key in zip(infos, paths, keys, strict=True)
+        if path in matched or base.key_of(path) != key  # found before, or not seen as it is
     ]
-    return pool, Seen(keys)
+    return pool, seen

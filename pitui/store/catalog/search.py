@@ -12,6 +12,7 @@ import sqlite3
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from pitui.store.catalog.db import stored_text, texts
@@ -60,6 +61,8 @@ SNIPPET_SOURCES = 64
 SNIPPET_BEFORE = 30
 SNIPPET_WIDTH = 120
 
+# What a session's lower-cased fields depend on besides its cache row.
+_STAMP = attrgetter("size", "mtime_ns", "id", "name", "cwd")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -69,8 +72,8 @@ class CatalogSearch:
 
     def __init__(self) -> None:
         self.text_cache_chars = TEXT_CACHE_CHARS
-        # sid -> (size, mtime_ns, id, name, cwd, lower-cased fields, characters counted)
-        self._fields_cache: dict[int, tuple[int, int, Any, str | None, str, SessionFields, int]] = {}
+        # sid -> ((size, mtime_ns, id, name, cwd), lower-cased fields, characters counted)
+        self._fields_cache: dict[int, tuple[tuple[int, int, Any, str | None, str], SessionFields, int]] = {}
         self._cache_chars = 0
         self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
         # Per listed session (by identity; the object and its id, name and cwd kept to check
@@ -92,7 +95,7 @@ class CatalogSearch:
         self._narrowing.clear()
         kept = self._fields_cache.pop(sid, None)
         if kept is not None:
-            self._cache_chars -= kept[6]
+            self._cache_chars -= kept[2]
 
     @property
     def full(self) -> bool:
@@ -186,17 +189,11 @@ class CatalogSearch:
         cache = self._fields_cache
         out: dict[int, SessionFields] = {}
         need: set[int] = set()
+        get = cache.get
         for sid, info in wanted.items():
-            entry = cache.get(sid)
-            if (
-                entry is not None
-                and entry[0] == info.size
-                and entry[1] == info.mtime_ns
-                and entry[3] == info.name
-                and entry[4] == info.cwd
-                and entry[2] == info.id
-            ):
-                out[sid] = entry[5]
+            entry = get(sid)
+            if entry is not None and entry[0] == _STAMP(info):
+                out[sid] = entry[1]
             else:
                 need.add(sid)
         if need:
@@ -206,10 +203,10 @@ class CatalogSearch:
                 out[sid] = f
                 old = cache.pop(sid, None)
                 if old is not None:
-                    self._cache_chars -= old[6]
+                    self._cache_chars -= old[2]
                 size = f.chars
                 if self._cache_chars + size <= self.text_cache_chars:
-                    cache[sid] = (info.size, info.mtime_ns, info.id, info.name, info.cwd, f, size)
+                    cache[sid] = (_STAMP(info), f, size)
                     self._cache_chars += size
         return out
 
