@@ -47,6 +47,12 @@ class PickerSearching:
         def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None: ...
         def _show_rows(self, rows: list[ListRow], *, two_lines: bool, follow: str | None = None) -> None: ...
 
+    def _query_typed(self, value: str) -> None:
+        """The search box's text changed (called at once, in the key's handler: before the
+        screen can draw the key alone)."""
+        if value.strip():
+            self._hold_frames()
+
     def _hold_frames(self) -> None:
         """No frame until the rows of the search just started are shown, or ``FRAME_HOLD_S``."""
         if self._frame_hold is not None:  # the first key's hold bounds the keys typed meanwhile
