@@ -284,7 +284,13 @@ class PickerBench:
 
 
 def search_bench(
-    layout: Layout, work: Path, keystrokes: int, query: str, size: tuple[int, int], index: str = "app"
+    layout: Layout,
+    work: Path,
+    keystrokes: int,
+    query: str,
+    size: tuple[int, int],
+    index: str = "app",
+    profile: Path | None = None,
 ) -> dict:
     """Headless: pitui's picker over every session, the full-text index built, then single
     characters typed into the search box (``query``, a character at a time, again and again
@@ -312,6 +318,8 @@ def search_bench(
         "--search-index",
         index,
     ]
+    if profile is not None:
+        cmd += ["--search-profile", str(profile.resolve())]
     proc = subprocess.run(cmd, cwd=layout.cwd, env=env, capture_output=True, text=True, check=False)
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:
@@ -348,6 +356,11 @@ def main(argv: list[str] | None = None) -> int:
         help="search: the full-text index built by the app in the background (app), by the bench (bench), or none",
     )
     ap.add_argument(
+        "--search-profile",
+        type=Path,
+        help="search: write a cProfile of the UI thread, from each timed key to its frame, to this file",
+    )
+    ap.add_argument(
         "--pitui-cmd",
         help="the pitui command, split as the shell does (default: the pitui next to "
         "this Python); e.g. a profiler in front of it",
@@ -359,7 +372,13 @@ def main(argv: list[str] | None = None) -> int:
     width, height = (int(x) for x in args.size.lower().split("x"))
     if args.search_child:
         return search_child(
-            args.keystrokes, args.query, (width, height), args.expect, TARGETS["search_ms"], args.search_index
+            args.keystrokes,
+            args.query,
+            (width, height),
+            args.expect,
+            TARGETS["search_ms"],
+            args.search_index,
+            str(args.search_profile) if args.search_profile else None,
         )
     only = set(args.only.split(",")) if args.only else set(MEASUREMENTS)
     if unknown := only - set(MEASUREMENTS):
@@ -399,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         if "search" in only:
             log("search: keystrokes, headless")
             results["search"] = search_bench(
-                layout, work, args.keystrokes, args.query, (width, height), args.search_index
+                layout, work, args.keystrokes, args.query, (width, height), args.search_index, args.search_profile
             )
     finally:
         if tmux is not None:

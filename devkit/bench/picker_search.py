@@ -17,11 +17,17 @@ INDEX_MODES = ("app", "bench", "none")
 
 
 def search_child(
-    keystrokes: int, query: str, size: tuple[int, int], expect: int, target_ms: float, index: str = "app"
+    keystrokes: int,
+    query: str,
+    size: tuple[int, int],
+    expect: int,
+    target_ms: float,
+    index: str = "app",
+    profile: str | None = None,
 ) -> int:
     import json
 
-    print(json.dumps(asyncio.run(_search_keystrokes(keystrokes, query, size, expect, target_ms, index))))
+    print(json.dumps(asyncio.run(_search_keystrokes(keystrokes, query, size, expect, target_ms, index, profile))))
     return 0
 
 
@@ -34,7 +40,7 @@ async def _until(condition: Callable[[], bool], timeout: float, what: str) -> No
 
 
 async def _search_keystrokes(
-    keystrokes: int, query: str, size: tuple[int, int], expect: int, target_ms: float, index: str
+    keystrokes: int, query: str, size: tuple[int, int], expect: int, target_ms: float, index: str, profile: str | None
 ) -> dict:
     """One keystroke = from the key event handed to the app (as the terminal driver hands it)
     until the first frame drawn after the list got its new rows.
@@ -44,8 +50,11 @@ async def _search_keystrokes(
     object at that moment. ``SessionList.set_rows`` makes a new rows object, so the first
     frame showing a new object is the redraw with the filtered rows. The picker's own parts
     are timed too: ``Catalog.search`` (in the search worker) and the debounce before it, if the
-    picker has one (``SEARCH_DELAY_S``; 0 without).
+    picker has one (``SEARCH_DELAY_S``; 0 without). ``profile``: a file for a cProfile of the UI
+    thread from each timed key to its frame (``pstats`` reads it).
     """
+    import cProfile
+
     from textual import events
 
     from pitui.store.catalog import index as catalog_index
@@ -121,6 +130,7 @@ async def _search_keystrokes(
             ui_cpu.append(cpu - start_cpu)
             return t - start
 
+        profiler = cProfile.Profile() if profile else None
         latencies: list[float] = []
         ui_cpu: list[float] = []  # the UI thread's CPU seconds from the key to the rows' frame
         counts: list[int] = []
@@ -133,11 +143,17 @@ async def _search_keystrokes(
                 before = listing.rows
                 frames.clear()
                 key = "space" if char == " " else char
+                if profiler is not None:
+                    profiler.enable()
                 start, start_cpu = time.perf_counter(), time.thread_time()
                 app._driver.send_message(events.Key(key, char))  # type: ignore[union-attr]
                 latencies.append(await new_rows(before, start, start_cpu))
+                if profiler is not None:
+                    profiler.disable()
                 counts.append(len(listing.rows))
                 await settle()
+        if profiler is not None:
+            profiler.dump_stats(profile)
         app._display = display  # type: ignore[method-assign]
         catalog.search = search  # type: ignore[method-assign]
     # The first key after start has no earlier query to start from (and, where the picker has

@@ -32,6 +32,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from pitui.store.fuzzy import collapse_whitespace, fuzzy_lowered, lowered_utf16, normalize_whitespace_lower
@@ -58,6 +59,7 @@ __all__ = [
     "phrase_chunks",
     "session_fields",
     "session_search_text",
+    "token_scorer",
 ]
 
 SortMode = Literal["threaded", "recent", "relevance"]
@@ -201,11 +203,10 @@ def session_fields(session: Any, all_messages_text: str | None = None) -> Sessio
     return SessionFields(js_string(session.id), None if name is MISSING else name, session.cwd, text or "")
 
 
-def _fuzzy_token(f: SessionFields, value: str) -> float | None:
+def _fuzzy_token(f: SessionFields, value: str, plain: str, low: str) -> float | None:
     """pi's ``matchFuzzyToken``: a literal hit in the name (tier 0), else in the id, messages or
-    cwd (tier 1), else the best scattered match over name and cwd (tier 2)."""
-    plain = js_lower(value)
-    low = utf16(plain)  # the form the UTF-16 fields hold
+    cwd (tier 1), else the best scattered match over name and cwd (tier 2). ``plain``: the
+    token lower-cased (``js_lower``), ``low``: that as UTF-16 units (the form the fields hold)."""
     if low in f.name16:
         return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name16)[1]
     if plain in f.id_lower or plain in f.messages or low in f.cwd16:
@@ -218,9 +219,9 @@ def _fuzzy_token(f: SessionFields, value: str) -> float | None:
     return None if best is None else TIER_FUZZY * TIER_WEIGHT + best
 
 
-def _phrase_token(f: SessionFields, phrase: str) -> float | None:
-    """pi's ``matchPhraseToken`` (``phrase`` already whitespace-collapsed and lower-cased)."""
-    low = utf16(phrase)
+def _phrase_token(f: SessionFields, phrase: str, low: str) -> float | None:
+    """pi's ``matchPhraseToken`` (``phrase`` already whitespace-collapsed and lower-cased,
+    ``low`` that as UTF-16 units)."""
     if low in f.name_norm():
         return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name_norm())[1]
     if phrase in f.id_lower or phrase in f.messages_norm() or low in collapse_whitespace(f.cwd16):
@@ -240,6 +241,33 @@ def _regex(f: SessionFields, regex: re.Pattern[str], messages_text: str) -> floa
 _NO_MATCH = MatchResult(False, 0)
 
 
+@lru_cache(maxsize=64)
+def token_scorer(parsed: ParsedQuery) -> Callable[[SessionFields], float | None]:
+    """pi 1.6.0's ``matchSession`` for a query of tokens, as a function of a session's fields:
+    its score, or None when it does not match. The tokens are lower-cased once here, not once
+    per session (a keystroke scores thousands)."""
+    steps: list[tuple[bool, str, str, str]] = []  # (phrase, lower-cased, as UTF-16, as typed)
+    for token in parsed.tokens:
+        if token.kind == "phrase":
+            phrase = normalize_whitespace_lower(token.value)
+            if phrase:  # pi skips a phrase of whitespace only
+                steps.append((True, phrase, utf16(phrase), token.value))
+        else:
+            plain = js_lower(token.value)
+            steps.append((False, plain, utf16(plain), token.value))
+
+    def score_of(f: SessionFields) -> float | None:
+        total: float = 0
+        for phrase, plain, low, value in steps:
+            score = _phrase_token(f, plain, low) if phrase else _fuzzy_token(f, value, plain, low)
+            if score is None:
+                return None
+            total += score
+        return total
+
+    return score_of
+
+
 def match_fields(f: SessionFields, parsed: ParsedQuery, messages_text: str | None = None) -> MatchResult:
     """pi 1.6.0's ``matchSession`` on a session's fields. A regex needs ``messages_text``
     (``allMessagesText`` as it is: pi tests the pattern on it, not on the lower-cased form)."""
@@ -247,20 +275,9 @@ def match_fields(f: SessionFields, parsed: ParsedQuery, messages_text: str | Non
         if parsed.regex is None:
             return _NO_MATCH
         score = _regex(f, parsed.regex, messages_text or "")
-        return _NO_MATCH if score is None else MatchResult(True, score)
-    total: float = 0
-    for token in parsed.tokens:
-        if token.kind == "phrase":
-            phrase = normalize_whitespace_lower(token.value)
-            if not phrase:
-                continue
-            score = _phrase_token(f, phrase)
-        else:
-            score = _fuzzy_token(f, token.value)
-        if score is None:
-            return _NO_MATCH
-        total += score
-    return MatchResult(True, total)
+    else:
+        score = token_scorer(parsed)(f)
+    return _NO_MATCH if score is None else MatchResult(True, score)
 
 
 def match_session(session: Any, parsed: ParsedQuery, all_messages_text: str | None = None) -> MatchResult:

@@ -12,13 +12,23 @@ import sqlite3
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from pitui.store.catalog.db import stored_text, texts
 from pitui.store.catalog.index import prefilter, session_head
 from pitui.store.catalog.model import SearchCancelled, SearchHit, Segment, SessionInfo
+from pitui.store.catalog.narrowing import Narrowing, narrowed
 from pitui.store.js import js_lower
-from pitui.store.query import ParsedQuery, SessionFields, Token, match_fields, match_spans, phrase_chunks
+from pitui.store.query import (
+    ParsedQuery,
+    SessionFields,
+    Token,
+    match_fields,
+    match_spans,
+    phrase_chunks,
+    token_scorer,
+)
 
 __all__ = [
     "SNIPPET_BEFORE",
@@ -40,6 +50,9 @@ WARM_UP_BATCH = 32
 # tokens (fast): often enough to stop soon, rarely enough to cost nothing. Masks for ``n & mask``.
 REGEX_CANCEL_MASK = 31
 TOKEN_CANCEL_MASK = 127
+# The full-text index is asked only when more sessions than this are left to try (after an earlier
+# search narrowed them): fewer are matched sooner than the index answers.
+PREFILTER_ABOVE = 256
 # Sessions whose search text and segments are kept for snippets: more than the hits on a screen,
 # since the next keystroke's snippets are mostly of the same sessions.
 SNIPPET_SOURCES = 64
@@ -48,6 +61,8 @@ SNIPPET_SOURCES = 64
 SNIPPET_BEFORE = 30
 SNIPPET_WIDTH = 120
 
+# What a session's lower-cased fields depend on besides its cache row.
+_STAMP = attrgetter("size", "mtime_ns", "id", "name", "cwd")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -57,16 +72,19 @@ class CatalogSearch:
 
     def __init__(self) -> None:
         self.text_cache_chars = TEXT_CACHE_CHARS
-        # sid -> (size, mtime_ns, id, name, cwd, lower-cased fields, characters counted)
-        self._fields_cache: dict[int, tuple[int, int, Any, str | None, str, SessionFields, int]] = {}
+        # sid -> ((size, mtime_ns, id, name, cwd), lower-cased fields, characters counted)
+        self._fields_cache: dict[int, tuple[tuple[int, int, Any, str | None, str], SessionFields, int]] = {}
         self._cache_chars = 0
         self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
         # Per listed session (by identity; the object and its id, name and cwd kept to check
         # it): its lower-cased head (id, name, cwd) and id, which every keystroke looks in.
         self._heads: dict[int, tuple[SessionInfo, str, str, Any, str | None, str]] = {}
+        # The last complete searches, which a query typed further starts from.
+        self._narrowing = Narrowing()
 
     def clear(self) -> None:
         """Forget everything (the cache was thrown away)."""
+        self._narrowing.clear()
         self._heads.clear()
         self._fields_cache.clear()
         self._cache_chars = 0
@@ -74,9 +92,10 @@ class CatalogSearch:
 
     def forget(self, sid: int) -> None:
         """Forget a session that left the cache."""
+        self._narrowing.clear()
         kept = self._fields_cache.pop(sid, None)
         if kept is not None:
-            self._cache_chars -= kept[6]
+            self._cache_chars -= kept[2]
 
     @property
     def full(self) -> bool:
@@ -97,46 +116,58 @@ class CatalogSearch:
     ) -> tuple[list[SessionInfo], list[float], list[int | None]]:
         """The sessions of ``infos`` that match, in their order, with their scores and sids.
 
-        The full-text index only rules sessions out (those that cannot hold a phrase); whether
-        a session matches, and its score, are pi's ``matchSession`` on its fields."""
+        The full-text index only rules sessions out (those that cannot hold a phrase), and so
+        does an earlier search that this query refines (:mod:`.narrowing`); whether a session
+        matches, and its score, are pi's ``matchSession`` on its fields."""
+        regex = parsed.mode == "regex"
+        seen = None
+        pool = infos
+        if not regex:
+            pool, seen = narrowed(infos, sids, self._narrowing.base(parsed))
         candidates: set[str] | None = None
         chunks = phrase_chunks(parsed)
         elsewhere = _fuzzy_chunks(parsed, self._id_lower)
         chunks += [chunk for chunk in elsewhere if chunk not in chunks]
-        if chunks:
+        if chunks and len(pool) > PREFILTER_ABOVE:
             if len(self._heads) > 4 * len(infos) + 1024:  # rows of listings long gone
                 self._heads.clear()
-            candidates = prefilter(conn, chunks, infos, sids, elsewhere, self._head)
-        wanted = {
-            sids[info.path]: info
-            for info in infos
-            if (candidates is None or info.path in candidates) and info.path in sids
-        }
+            candidates = prefilter(conn, chunks, pool, sids, elsewhere, self._head)
+            pool = [info for info in pool if info.path in candidates]
+        wanted = {sids[info.path]: info for info in pool if info.path in sids}
         found: list[SessionInfo] = []
         scores: list[float] = []
         found_sids: list[int | None] = []
-        regex = parsed.mode == "regex"
-        by_sid = texts(conn, set(wanted)) if regex else {}
-        fields = {} if regex else self._fields(conn, wanted)
-        mask = REGEX_CANCEL_MASK if regex else TOKEN_CANCEL_MASK
-        for n, info in enumerate(infos):
-            if cancelled is not None and not n & mask and cancelled():
-                raise SearchCancelled
-            if candidates is not None and info.path not in candidates:
-                continue
-            sid = sids.get(info.path)
-            if regex:
+        if regex:
+            by_sid = texts(conn, set(wanted))
+            for n, info in enumerate(pool):
+                if cancelled is not None and not n & REGEX_CANCEL_MASK and cancelled():
+                    raise SearchCancelled
+                sid = sids.get(info.path)
                 body = by_sid.get(sid, "") if sid is not None else ""
                 result = match_fields(SessionFields(info.id_text, info.name, info.cwd, ""), parsed, body)
-            else:
-                f = fields.get(sid) if sid is not None else None
-                if f is None:
-                    f = SessionFields(info.id_text, info.name, info.cwd, "")
-                result = match_fields(f, parsed)
-            if result.matches:
+                if result.matches:
+                    found.append(info)
+                    scores.append(result.score)
+                    found_sids.append(sid)
+            return found, scores, found_sids
+        fields = self._fields(conn, wanted)
+        score_of = token_scorer(parsed)
+        matched = seen.matched if seen is not None else set()
+        for n, info in enumerate(pool):
+            if cancelled is not None and not n & TOKEN_CANCEL_MASK and cancelled():
+                raise SearchCancelled
+            sid = sids.get(info.path)
+            f = fields.get(sid) if sid is not None else None
+            if f is None:
+                f = SessionFields(info.id_text, info.name, info.cwd, "")
+            score = score_of(f)
+            if score is not None:
                 found.append(info)
-                scores.append(result.score)
+                scores.append(score)
                 found_sids.append(sid)
+                matched.add(info.path)
+        if seen is not None:
+            self._narrowing.keep(parsed, seen)
         return found, scores, found_sids
 
     def _kept_head(self, info: SessionInfo) -> tuple[SessionInfo, str, str, Any, str | None, str]:
@@ -158,17 +189,11 @@ class CatalogSearch:
         cache = self._fields_cache
         out: dict[int, SessionFields] = {}
         need: set[int] = set()
+        get = cache.get
         for sid, info in wanted.items():
-            entry = cache.get(sid)
-            if (
-                entry is not None
-                and entry[0] == info.size
-                and entry[1] == info.mtime_ns
-                and entry[3] == info.name
-                and entry[4] == info.cwd
-                and entry[2] == info.id
-            ):
-                out[sid] = entry[5]
+            entry = get(sid)
+            if entry is not None and entry[0] == _STAMP(info):
+                out[sid] = entry[1]
             else:
                 need.add(sid)
         if need:
@@ -178,10 +203,10 @@ class CatalogSearch:
                 out[sid] = f
                 old = cache.pop(sid, None)
                 if old is not None:
-                    self._cache_chars -= old[6]
+                    self._cache_chars -= old[2]
                 size = f.chars
                 if self._cache_chars + size <= self.text_cache_chars:
-                    cache[sid] = (info.size, info.mtime_ns, info.id, info.name, info.cwd, f, size)
+                    cache[sid] = (_STAMP(info), f, size)
                     self._cache_chars += size
         return out
 

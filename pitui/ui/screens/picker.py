@@ -142,6 +142,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         self._update_header()
         self._refilter()
         self.search_box.focus()
+        self.watch(self.search_box, "value", self._query_typed, init=False)
         self._request_load(self.scope)
         self.set_interval(60, self._clock_ticked)  # ages ("5m") move on while the picker is open
 
@@ -150,6 +151,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
+        self._release_frames()
 
     def on_screen_resume(self) -> None:
         # Back from a session view: which session is open may have changed, time has passed,
@@ -318,7 +320,8 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
                 # The rows the screen shows get their snippet with the search; others when shown.
                 on_screen = max(1, self.session_list.scrollable_content_region.height // 2) + 1
                 # Once the screen shows the key just typed: drawing it and searching at the same
-                # time would make both wait for each other (one interpreter lock).
+                # time would make both wait for each other (one interpreter lock). (A key typed is
+                # drawn with its rows when they come soon: picker_search.FRAME_HOLD_S.)
                 self.call_after_refresh(
                     self._start_search,
                     self._searching,
@@ -351,6 +354,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         self._update_status_line()
         self._shown_generation = self._searching
         self.search_box.flush_keys()
+        self._release_frames()
 
     def _open_rows(self) -> set[str]:
         """The listed sessions open in a session view (compared as real paths, as pi does)."""

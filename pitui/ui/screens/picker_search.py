@@ -4,7 +4,8 @@ state these read (the newest search's generation, the rows shown) and handles th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import contextlib
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.worker import get_current_worker
@@ -23,7 +24,16 @@ __all__ = ["PickerSearching"]
 
 
 class PickerSearching:
-    """Searching for :class:`~pitui.ui.screens.picker.PickerScreen` (mixed in before the screen)."""
+    """Searching for :class:`~pitui.ui.screens.picker.PickerScreen` (mixed in before the screen).
+
+    A key typed into the search box and the rows it finds are drawn in one frame when the
+    search answers within ``FRAME_HOLD_S``: Textual draws at most one frame every 1/60 s, so a
+    frame for the key alone would put 17 ms between it and its rows. A slower search shows
+    the key when the hold runs out, and its rows when they come.
+    """
+
+    FRAME_HOLD_S: ClassVar[float] = 0.025
+    _frame_hold: contextlib.ExitStack | None = None
 
     if TYPE_CHECKING:
         _searching: int
@@ -36,6 +46,29 @@ class PickerSearching:
         def session_list(self) -> SessionList: ...
         def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None: ...
         def _show_rows(self, rows: list[ListRow], *, two_lines: bool, follow: str | None = None) -> None: ...
+
+    def _query_typed(self, value: str) -> None:
+        """The search box's text changed (called at once, in the key's handler: before the
+        screen can draw the key alone)."""
+        if value.strip():
+            self._hold_frames()
+
+    def _hold_frames(self) -> None:
+        """No frame until the rows of the search just started are shown, or ``FRAME_HOLD_S``."""
+        if self._frame_hold is not None:  # the first key's hold bounds the keys typed meanwhile
+            return
+        app = self.session_list.app
+        hold = self._frame_hold = contextlib.ExitStack()
+        hold.enter_context(app.batch_update())
+        # The app's timer, not the screen's: it runs out even if the screen goes away.
+        app.set_timer(self.FRAME_HOLD_S, lambda: self._release_frames(hold), name="picker frame hold")
+
+    def _release_frames(self, hold: contextlib.ExitStack | None = None) -> None:
+        """Draw again (``hold``: only if it is still the one in force)."""
+        current = self._frame_hold
+        if current is not None and (hold is None or hold is current):
+            self._frame_hold = None
+            current.close()
 
     def _start_search(self, generation: int, *args: Any) -> None:
         if generation == self._searching:  # else a newer keystroke came meanwhile

@@ -32,6 +32,7 @@ from pitui.safe_text import safe_line
 from pitui.store.catalog import SearchHit, SessionInfo
 from pitui.store.threads import ListRow
 from pitui.ui.format import fit_middle, format_age, row_title, shorten_home_path
+from pitui.ui.widgets import tree_paint
 
 __all__ = [
     "SessionList",
@@ -192,10 +193,16 @@ class SessionList(ScrollView, can_focus=False):
         # A session's first line outlives its row: the next search keystroke makes new rows of
         # mostly the same sessions. Keyed by the session, prefix, cursor, width and age shown;
         # emptied when anything else a first line shows changes (_titles_changed).
-        self._titles: dict[tuple[int, str, bool, int, str], tuple[SessionInfo, Strip]] = {}
+        self._titles: dict[tuple[int, str, bool, int, int, str], tuple[SessionInfo, Strip]] = {}
+        # A hit's second line by what it shows: the next keystroke's hits are new objects, but
+        # mostly of the same sessions with the same snippets. Emptied with _titles' styles.
+        self._snippets: dict[tuple[str, tuple[tuple[int, int], ...], str, str | None, bool, int, int], Strip] = {}
         self._asked: set[int] = set()  # ids of hits whose snippet was asked for
         self._pending: list[SearchHit] = []
-        self._frame: tuple[int, Style, dict[str, Style]] | None = None  # while lines are drawn
+        # While lines are drawn: the text's width, the widget's style, the component styles
+        # found so far, and the widget's whole width (lines are that wide, under the scrollbar
+        # too, so that they go to the screen as they are: see tree_paint.plain_lines).
+        self._frame: tuple[int, Style, dict[str, Style], int] | None = None
 
     # -- state -----------------------------------------------------------------------------
 
@@ -358,6 +365,7 @@ class SessionList(ScrollView, can_focus=False):
         super().notify_style_update()
         self._lines.clear()
         self._titles.clear()
+        self._snippets.clear()
 
     def on_resize(self, event: events.Resize) -> None:
         self._lines.clear()
@@ -378,20 +386,21 @@ class SessionList(ScrollView, can_focus=False):
     def render_lines(self, crop: Region) -> list[Strip]:
         # What every line needs, worked out once for the lines of this update, not per line:
         # each of these walks the widget's ancestors or styles.
-        self._frame = (self.scrollable_content_region.width, self.rich_style, {})
+        self._frame = self._frame_now()
         try:
-            return super().render_lines(crop)
+            lines = tree_paint.plain_lines(self, crop, self.render_line)
+            return super().render_lines(crop) if lines is None else lines
         finally:
             self._frame = None
 
     def render_line(self, y: int) -> Strip:
         if self._frame is None:
-            self._frame = (self.scrollable_content_region.width, self.rich_style, {})
+            self._frame = self._frame_now()
             try:
                 return self.render_line(y)
             finally:
                 self._frame = None
-        width, base, _ = self._frame
+        width, base, _, full = self._frame
         line = y + round(self.scroll_y)
         h = self.line_height
         index, part = divmod(line, h)
@@ -400,9 +409,9 @@ class SessionList(ScrollView, can_focus=False):
             if line < len(lines):
                 style = self._style("error" if self.message_is_error else "message")
                 return self._strip([Segment(_fit(lines[line], width), base + style)], width, base)
-            return Strip.blank(width, base)
+            return Strip.blank(full, base)
         if index >= len(self._rows):
-            return Strip.blank(width, base)
+            return Strip.blank(full, base)
         selected = index == self._cursor
         row = self._rows[index]
         key = (id(row), part, selected, width)
@@ -414,6 +423,10 @@ class SessionList(ScrollView, can_focus=False):
                 strip = self._snippet_strip(row, selected, width, base)
             self._lines[key] = strip
         return strip
+
+    def _frame_now(self) -> tuple[int, Style, dict[str, Style], int]:
+        width = self.scrollable_content_region.width
+        return (width, self.rich_style, {}, max(width, self.size.width))
 
     def _style(self, name: str) -> Style:
         """A component's colour and text style, without its background: the cursor row has
@@ -432,7 +445,9 @@ class SessionList(ScrollView, can_focus=False):
         return fill
 
     def _strip(self, segments: list[Segment], width: int, fill: Style) -> Strip:
-        return Strip(segments).crop_extend(0, width, fill)
+        """``width`` cells of ``segments``, then ``fill`` to the widget's whole width."""
+        full = self._frame[3] if self._frame is not None else width
+        return Strip(segments).crop(0, width).extend_cell_length(full, fill)
 
     def _right_text(self, info: SessionInfo, budget: int) -> str:
         """pi's right part, ``[file] [cwd] count age``, within ``budget`` cells. Where pi cuts
@@ -454,7 +469,8 @@ class SessionList(ScrollView, can_focus=False):
 
     def _title_strip(self, row: ListRow, selected: bool, width: int, base: Style) -> Strip:
         info = row.info
-        key = (id(info), row.prefix, selected, width, format_age(last_activity(info), self.now_ms))
+        full = self._frame[3] if self._frame is not None else width
+        key = (id(info), row.prefix, selected, width, full, format_age(last_activity(info), self.now_ms))
         kept = self._titles.get(key)
         if kept is not None and kept[0] is info:
             return kept[1]
@@ -505,7 +521,17 @@ class SessionList(ScrollView, can_focus=False):
             if hit is not None and id(hit) not in self._asked:
                 self._asked.add(id(hit))
                 self._ask_snippet(hit)
-            return Strip.blank(width, fill)
+            return Strip.blank(self._frame[3] if self._frame is not None else width, fill)
+        full = self._frame[3] if self._frame is not None else width
+        key = (hit.snippet, tuple(hit.spans), hit.field, hit.role, selected, width, full)
+        strip = self._snippets.get(key)
+        if strip is None:
+            if len(self._snippets) >= 4096:
+                self._snippets.clear()
+            strip = self._snippets[key] = self._hit_strip(hit, fill, width)
+        return strip
+
+    def _hit_strip(self, hit: SearchHit, fill: Style, width: int) -> Strip:
         indent = "    "
         if hit.field == "id" and max((end - start for start, end in hit.spans), default=0) < 3:
             # A fuzzy match whose first letter happens to be in the id: the id says nothing about
