@@ -141,6 +141,7 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
     )
     HINT: ClassVar[str] = "ctrl+s save · escape back"
     ALLOW_EMPTY: ClassVar[bool] = False
+    EMPTY: ClassVar[str] = "An empty summary is not written: write one, or press escape."
 
     def __init__(self, digest: str) -> None:
         super().__init__()
@@ -149,7 +150,7 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="summary-box", classes="dialog-box"):
             yield Static(self.TITLE, classes="dialog-title", markup=False)
-            yield Static(self.ABOUT, classes="dialog-hint", markup=False)
+            yield Static(self.about, classes="dialog-hint", markup=False)
             yield OrderedTextArea(
                 safe(self._digest, multiline=True),
                 id="summary-text",
@@ -159,6 +160,11 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
             )
             yield Static(self.HINT, classes="dialog-hint", markup=False)
 
+    @property
+    def about(self) -> str:
+        """The line under the title (the class's ``ABOUT``)."""
+        return self.ABOUT
+
     def on_mount(self) -> None:
         area = self.query_one(OrderedTextArea)
         area.focus()
@@ -167,9 +173,7 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
     def action_save(self) -> None:
         text = self.query_one(OrderedTextArea).text.strip()
         if not text and not self.ALLOW_EMPTY:
-            self.notify(
-                "An empty summary is not written: write one, or press escape.", severity="warning", markup=False
-            )
+            self.notify(self.EMPTY, severity="warning", markup=False)
             return
         self.dismiss(text)
 

@@ -16,12 +16,8 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.widgets import Static
 
-from pitui.safe_text import safe
 from pitui.store.model import FileChangedError
 from pitui.store.write.actions import ActionError, entry_by_id
 from pitui.store.write.editing import Written
@@ -29,7 +25,6 @@ from pitui.store.write.surgery import describe
 from pitui.ui.screens.dialogs import SummaryEditor
 from pitui.ui.screens.session_live import PathShown, path_items
 from pitui.ui.widgets.session_tree import SessionTree
-from pitui.ui.widgets.text_area_field import OrderedTextArea
 
 if TYPE_CHECKING:
     from pitui.ui.screens.session_writes import WritesSession
@@ -51,33 +46,17 @@ class NoteEditor(SummaryEditor):
         Binding("escape", "cancel", "Cancel", id="note.cancel"),
     ]
 
+    TITLE = "Replace in the model's context"
+    HINT = "ctrl+s write · escape cancel"
+    EMPTY = "An empty note is not written: write one, or press escape."
+
     def __init__(self, note: str, about: str) -> None:
         super().__init__(note)
         self._about = about
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="summary-box", classes="dialog-box"):
-            yield Static("Replace in the model's context", classes="dialog-title", markup=False)
-            yield Static(
-                f"{self._about}\nThe model sees this note instead from now on; the entry itself stays in the file.",
-                classes="dialog-hint",
-                markup=False,
-            )
-            yield OrderedTextArea(
-                safe(self._digest, multiline=True),
-                id="summary-text",
-                soft_wrap=True,
-                show_line_numbers=False,
-                tab_behavior="indent",
-            )
-            yield Static("ctrl+s write · escape cancel", classes="dialog-hint", markup=False)
-
-    def action_save(self) -> None:
-        text = self.query_one(OrderedTextArea).text.strip()
-        if not text:
-            self.notify("An empty note is not written: write one, or press escape.", severity="warning", markup=False)
-            return
-        self.dismiss(text)
+    @property
+    def about(self) -> str:
+        return f"{self._about}\nThe model sees this note instead from now on; the entry itself stays in the file."
 
 
 class ContextSession(_Base):
