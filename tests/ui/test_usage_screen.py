@@ -4,7 +4,7 @@ metric) and Enter, which shows the row's sessions in the picker until Escape."""
 from __future__ import annotations
 
 import pytest
-from helpers.apps import demo_app, listing, picker
+from helpers.apps import demo_app, listing, picker, picker_app
 from helpers.pilot import feed, screen_text, settle, until
 
 from pitui.ui.screens.usage import UsageScreen
@@ -168,3 +168,15 @@ async def test_the_table_fits_by_project(tmp_path, size):
         names = [line.split()[0] for line in lines if "/weatherapp " in line or "/shortlinks " in line]
         assert names and all(name.endswith(("/projects/weatherapp", "/projects/shortlinks")) for name in names)
         assert screen_text(app).rstrip().endswith("escape back")  # the keys' line not cut
+
+
+async def test_a_folder_without_sessions_says_there_is_no_usage(tmp_path):
+    agent = tmp_path / "agent"
+    (agent / "sessions").mkdir(parents=True)
+    app = picker_app(agent, "/home/user/empty", tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _opened(pilot)
+        assert screen.days is None and not screen.report.rows
+        text = screen_text(app)
+        assert "No usage in these sessions." in text and "in the all time" not in text
+        assert "0 sessions" in text

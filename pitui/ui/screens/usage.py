@@ -250,11 +250,12 @@ class UsageScreen(PituiScreen):
         key_line = self.query_one("#usage-legend", Static)
         if not rows:
             period = self.app.keys_text("usage.period")
-            message = (
-                ""
-                if self.report is None
-                else f"No usage in the {period_label(self.days)}: {period} changes the period."
-            )
+            if self.report is None:
+                message = ""
+            elif self.days is None:
+                message = "No usage in these sessions."
+            else:
+                message = f"No usage in the {period_label(self.days)}: {period} changes the period."
             key_line.update(message)
             plot.show(None)
             return
