@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from devkit.bench import generate
+from devkit.bench import bytecode, generate
 from devkit.bench.picker_layout import Layout, warm_page_cache
 from devkit.bench.picker_search import INDEX_MODES, search_child
 from devkit.bench.tmux import PaneGone, Tmux, tree_cpu
@@ -391,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     data = generate.ensure(preset, args.out, log=log)
     log(f"data: {data.sessions} sessions ({data.tree_bytes / 1e6:.0f} MB) in {data.agent_dir}")
     warm_page_cache(data)
+    bytecode.ensure_compiled()
     work = Path(tempfile.mkdtemp(prefix="picker-", dir=data.root))
     layout = Layout.make(data, work / "layout", args.project)
     log(f"this folder: {layout.cwd} = the project {layout.project} ({layout.folder_sessions} sessions)")

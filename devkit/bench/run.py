@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from devkit.bench import generate
+from devkit.bench import bytecode, generate
 from devkit.env import PI_073, REPO, Pi, locate_pi, pi16, tool_versions
 
 BENCH = Path(__file__).resolve().parent
@@ -274,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     data = generate.ensure(preset, args.out, log=log)
     log(f"data: {data.big} ({data.big_bytes / 1e6:.0f} MB), {data.sessions} sessions ({data.tree_bytes / 1e6:.0f} MB)")
     warm_page_cache(data)
+    bytecode.ensure_compiled()
     work = data.root / "run"
     if work.exists():
         shutil.rmtree(work)

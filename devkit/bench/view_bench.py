@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from devkit.bench import generate, pi_view
+from devkit.bench import bytecode, generate, pi_view
 from devkit.bench.run import run_process
 from devkit.env import REPO, Pi, pi16
 
@@ -256,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     only = set(args.only.split(","))
 
     data = generate.ensure(args.preset or ("quick" if args.quick else "full"), args.out, log=log)
+    bytecode.ensure_compiled()
     big = data.big
     with big.open("rb") as f:  # both programs start with the file in the page cache
         while f.read(1 << 22):

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from devkit.bench import generate
+from devkit.bench import bytecode, generate
 from devkit.env import pi16
 from pitui.store.reader import Session
 from pitui.store.tree import TreeModel
@@ -104,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="data cache folder (default $TMPDIR/pitui-bench)")
     args = ap.parse_args(argv)
     data = generate.ensure("quick" if args.quick else "full", args.out, log=log)
+    bytecode.ensure_compiled()
     log(f"pitui: {args.reps} labels, branches and undos on {data.big.name}")
     mine = pitui_writes(data.big, args.reps)
     log(f"pi: {args.reps} labels")
