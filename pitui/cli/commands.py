@@ -7,7 +7,6 @@ import argparse
 import contextlib
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -322,6 +321,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _write_whole(path: str, text: str) -> None:
     """Write a file so that it is never seen half-written (an existing one is replaced whole)."""
+    import tempfile  # (not at the top: every command's start-up would pay for it)
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=".pitui-", dir=folder)
     try:

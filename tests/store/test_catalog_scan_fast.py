@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pitui.store.catalog import scan
+from pitui.store.catalog import scan, scan_fields
 
 HEADER = b'{"type":"session","version":3,"id":"s1","timestamp":"2026-01-02T03:04:05.000Z","cwd":"/p"}'
 USER = (
@@ -87,7 +87,7 @@ def _both(tmp_path, lines: list[bytes]) -> tuple[tuple[object, ...], tuple[objec
         raise msgspec.DecodeError("exact rules only")
 
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(scan, "_decode_entry", refuse)
+        m.setattr(scan_fields, "decode_entry", refuse)
         return fast, _list(path)
 
 

@@ -181,7 +181,7 @@ class Catalog:
             return []
         files: list[str] = []
         for folder in dirs:
-            files.extend(self._folder_files(folder))
+            files.extend(self._folder_files(folder, ordered=False))  # (sorted whole below)
         stats = _stat_all(files)
         files = _by_mtime_then_name(files, lambda path: stats[path].st_mtime_ns if path in stats else -math.inf)
         infos = self._list_paths(files, on_progress, stats)
@@ -262,12 +262,15 @@ class Catalog:
 
         self._retrying(work)
 
-    def _folder_files(self, folder: str) -> builtins.list[str]:
+    def _folder_files(self, folder: str, ordered: bool = True) -> builtins.list[str]:
         """The ``.jsonl`` files of ``folder`` in pi's order: ``b.localeCompare(a)``, so that
-        sessions with the same ``modified`` are listed by file name, descending."""
+        sessions with the same ``modified`` are listed by file name, descending (``ordered``
+        False: as the folder lists them, for a caller that sorts them all itself)."""
         try:
-            names = sorted((name for name in os.listdir(folder) if name.endswith(".jsonl")), reverse=True)
-            names.sort(key=js_locale_key, reverse=True)
+            names = [name for name in os.listdir(folder) if name.endswith(".jsonl")]
+            if ordered:
+                names.sort(reverse=True)
+                names.sort(key=js_locale_key, reverse=True)
         except FileNotFoundError:
             return []
         except OSError as error:

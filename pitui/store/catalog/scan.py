@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
-import msgspec
 import orjson
 
 from pitui.store.catalog.codec import dump_blob, load_blob
@@ -69,57 +68,9 @@ READ_PAST_SIZE = 64 << 10
 CHECK_BYTES = 4096
 
 
-# -- the fields a listing reads, decoded without the rest of the line ----------------------
-#
-# msgspec validates the whole line as JSON but makes Python objects only of these fields (a tool
-# result's text, a thinking block, are checked and skipped), several times faster than orjson's
-# dict of everything. A line whose fields do not fit these types (a message that is not an
-# object, a content block that is not one, a text that is not a string), or that msgspec refuses
-# at all, takes orjson and pitui.store.jsonl's exact rules instead, so every line is read as
-# JSON.parse reads it.
-
-
-class _Block(msgspec.Struct):
-    type: Any = None
-    text: str | None = None
-
-
-class _Said(msgspec.Struct):
-    """A user or assistant message (``role`` is the tag that picks this type)."""
-
-    content: str | list[_Block] | msgspec.UnsetType = msgspec.UNSET
-    timestamp: Any = None
-
-
-class _User(_Said, tag_field="role", tag="user"):
-    pass
-
-
-class _Assistant(_Said, tag_field="role", tag="assistant"):
-    pass
-
-
-# pi's other roles: counted, nothing else read (their content is checked and skipped)
-_OTHER_ROLES = tuple(
-    msgspec.defstruct(f"_Other{n}", [], tag_field="role", tag=role)
-    for n, role in enumerate(("toolResult", "system", "bashExecution", "custom", "branchSummary", "compactionSummary"))
-)
-
-
-_Entry = msgspec.defstruct(
-    "_Entry",
-    [
-        ("type", Any, None),
-        ("id", Any, None),
-        ("timestamp", Any, None),
-        ("message", Union[(_User, _Assistant, *_OTHER_ROLES, None)], None),
-        ("name", Any, None),
-    ],
-)
-
-# Made by the first scan: making it imports typing_extensions (20 ms), which a listing from the
-# cache does without.
-_decode_entry: Callable[[bytes | memoryview], Any] | None = None
+# The decoder of the fields a listing reads (pitui.store.catalog.scan_fields), imported by the
+# first scan: a listing from the cache does without msgspec.
+_fields: Any = None
 # orjson's integers: beyond these it refuses the line, and the exact rules read the number as
 # JSON.parse does (a double)
 _INT_MIN, _INT_END = -(1 << 63), 1 << 64
@@ -233,7 +184,7 @@ class ScanState:
                 self.message_count += 1
                 self.unlisted_reason = f"pi cannot list it: a message entry without a message at byte {offset}"
                 return True
-            if not isinstance(message, _Said) or message.content is msgspec.UNSET:
+            if not isinstance(message, _fields.Said) or message.content is _fields.UNSET:
                 self.message_count += 1
                 return True
             ts = message.timestamp
@@ -249,14 +200,14 @@ class ScanState:
                 last = self.last_activity
                 if last is None or ts > last:
                     self.last_activity = ts if ts >= 0 else 0
-            content: str | list[_Block] = message.content
+            content = message.content
             if isinstance(content, str):
                 text = content
             else:
                 text = " ".join([block.text or "" for block in content if block.type == "text"])
             if not text:
                 return True
-            user = type(message) is _User
+            user = type(message) is _fields.User
             if rows is not None:
                 entry_id = entry.id
                 rows.append((offset, entry_id if type(entry_id) is str else None, not user, text, ts))
@@ -281,8 +232,8 @@ class ScanState:
         if seg[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
             if self.has_header:
                 try:
-                    fields = _decode_entry(seg)  # type: ignore[misc]  # (made by scan_file)
-                except msgspec.DecodeError:  # (a ValidationError too: the exact rules decide)
+                    fields = _fields.decode_entry(seg)  # (imported by scan_file)
+                except _fields.DecodeError:  # (a ValidationError too: the exact rules decide)
                     pass
                 else:
                     if self._feed_fields(fields, offset, rows):
@@ -442,9 +393,11 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
 
     Raises OSError when the file cannot be opened or read.
     """
-    global _decode_entry
-    if _decode_entry is None:
-        _decode_entry = msgspec.json.Decoder(_Entry).decode
+    global _fields
+    if _fields is None:
+        from pitui.store.catalog import scan_fields
+
+        _fields = scan_fields
     state = state.copy() if state is not None else ScanState()
     rows: list[ScanRow] | None = [] if with_rows else None
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
