@@ -1,12 +1,11 @@
 """The open of a big session timed inside one process: ``Session.load`` alone, and the two ways of
 decoding its lines (orjson of every line, the line index's msgspec decoding), medians of N.
 
-    python -m devkit.bench.open_inprocess [--quick] [-n 5] [--workers 0] [FILE]
+    python -m devkit.bench.open_inprocess [--quick] [-n 5] [FILE]
 
 In-process figures: no interpreter start, no imports, no output (``run.py`` times whole
-processes). ``--workers`` sets how many forked children help (default: none, one core's figure;
-``auto``: as the reader decides by the machine's load). The garbage collector is paused around
-each run, as the command line does (``tuning.gc_paused``).
+processes). The garbage collector is paused around each run, as the command line does
+(``tuning.gc_paused``).
 """
 
 from __future__ import annotations
@@ -43,10 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file", nargs="?", type=Path)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("-n", type=int, default=5)
-    parser.add_argument("--workers", default="0", help="children that help the read: a number, or auto")
     args = parser.parse_args(argv)
     path = args.file or Path(generate.ensure("quick" if args.quick else "full").big)
-    tuning.PARALLEL_WORKERS = None if args.workers == "auto" else int(args.workers)
     data = path.read_bytes()
     lines = [line for _, _, line in split_lines(data)]
     loads, decode = orjson.loads, fastline.decode_line

@@ -14,11 +14,11 @@ import stat
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from pitui.store import fastline, parallel, tuning
+from pitui.store import fastline, tuning
 from pitui.store.blocks import load_in_blocks
 from pitui.store.context import ProjectedEntry, project, projected_messages, select_entries
 from pitui.store.js import MISSING, as_key, js_trim, js_truthy
-from pitui.store.jsonl import BadLine, iter_lines, parse_fast, split_lines
+from pitui.store.jsonl import BadLine, parse_fast, split_lines
 from pitui.store.migrate import CURRENT_VERSION, migrate, version_number
 from pitui.store.model import (
     DiskState,
@@ -220,24 +220,7 @@ class Session:
                     continue
                 append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
 
-        chunks = None
-        if not continuing and source is not None and len(data) >= tuning.PARALLEL_MIN_BYTES:
-            chunks = parallel.start_parallel(data, first_number)
-        if chunks is None:
-            consume(split_lines(data, base_offset, first_number, trim_start=header is None))
-        else:
-            workers, (start, end, number) = chunks
-            try:
-                consume(iter_lines(data, start, end, number))
-                for chunk in workers:
-                    records = None if needs_migration else chunk.result()
-                    if records is None:  # the worker failed: its lines are read here
-                        consume(chunk.lines(data))
-                        continue
-                    last_number = parallel.merge(records, data, entries, source, consume) or last_number
-            finally:
-                for chunk in workers:
-                    chunk.close()
+        consume(split_lines(data, base_offset, first_number, trim_start=header is None))
         torn = torn_tail and bool(session.problems) and session.problems[-1].line == last_number
         if torn:
             last = session.problems[-1]

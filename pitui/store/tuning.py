@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -68,52 +67,15 @@ def yield_gil() -> None:
     time.sleep(0)
 
 
-# ---------------------------------------------------------------------- parallel reading
-
-# Files at least this big are parsed on several cores (Linux, where fork is cheap and safe for
-# a child that only parses): the main process reads the first part of the lines while forked
-# children parse the rest into compact records, merged back in file order.
-PARALLEL_MIN_BYTES = 16 << 20
-# The share of the lines the main process parses itself: it also merges what the children send.
-MAIN_SHARE = 0.45
-# At most this many children.
-MAX_WORKERS = 3
-
-# Set by tests: fork this many children whatever the machine's load (None: decide by the load).
-PARALLEL_WORKERS: int | None = None
-
-
-def parallel_workers() -> int:
-    """How many children to fork: one per idle core besides the main one (at most
-    ``MAX_WORKERS``), none when :func:`can_fork` says no. A busy machine gets none: with no idle
-    core a child only takes turns with the main process, and the copying and merging make the
-    whole slower (measured on two cores at load 4: 1.45 s in one process, 1.76 s with a child)."""
-    if sys.platform != "linux" or not can_fork():
-        return 0
-    if PARALLEL_WORKERS is not None:
-        return PARALLEL_WORKERS
-    try:
-        cores = len(os.sched_getaffinity(0))
-        idle = cores - os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return 0
-    return max(0, min(cores - 1, int(idle), MAX_WORKERS))
-
-
 # ---------------------------------------------------------------------- reading in blocks
 
 # Files at least this big are read in blocks of READ_BLOCK_BYTES (pitui.store.blocks), so that
 # the whole file is never in memory beside its entries (a 100 MB session read whole peaks at
-# its size more), unless idle cores read it in parallel (which needs it whole): up to
-# BLOCKS_ALWAYS_BYTES, where the memory matters more than the cores.
+# its size more).
 BLOCKS_MIN_BYTES = 32 << 20
-BLOCKS_ALWAYS_BYTES = 256 << 20
-# Smaller than PARALLEL_MIN_BYTES: a block is never read in parallel.
 READ_BLOCK_BYTES = 8 << 20
 
 
 def read_in_blocks(size: int) -> bool:
     """Whether a file of ``size`` bytes is read in blocks rather than whole."""
-    if size < BLOCKS_MIN_BYTES:
-        return False
-    return size >= BLOCKS_ALWAYS_BYTES or parallel_workers() < 1
+    return size >= BLOCKS_MIN_BYTES

@@ -1,5 +1,5 @@
 """A session file with odd lines of every kind, and what a read of it gives, compared between
-the ways a big file is read (whole, in parallel, in blocks)."""
+the ways a big file is read (whole, in blocks)."""
 
 from __future__ import annotations
 

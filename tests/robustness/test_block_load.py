@@ -20,7 +20,6 @@ from pitui.store.reader import Session
 
 
 def _whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
     monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 1 << 62)
     try:
         return _signature(Session.load(str(path)))
@@ -29,9 +28,7 @@ def _whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def _in_blocks(path: Path, monkeypatch: pytest.MonkeyPatch, block: int, *, expect_blocks: bool = True) -> Any:
-    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
     monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 0)
-    monkeypatch.setattr(tuning, "BLOCKS_ALWAYS_BYTES", 0)
     monkeypatch.setattr(tuning, "READ_BLOCK_BYTES", block)
     results: list[Any] = []
     load = blocks_mod.load_in_blocks
@@ -99,7 +96,6 @@ def test_what_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 def test_following_the_file_after_a_block_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"\n".join(_lines(900)) + b"\n" + b'{"type":"message","id":"tor')
-    monkeypatch.setattr(tuning, "PARALLEL_MIN_BYTES", 1 << 62)
     monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 0)
     monkeypatch.setattr(tuning, "READ_BLOCK_BYTES", 700)
     s = Session.load(str(path))

@@ -24,7 +24,7 @@ from helpers.strategies import mutated_bytes  # noqa: E402
 from hypothesis import example, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pitui.store import fastline, tuning  # noqa: E402
+from pitui.store import fastline  # noqa: E402
 from pitui.store.jsonl import BadLine, parse_fast  # noqa: E402
 from pitui.store.model import Entry  # noqa: E402
 from pitui.store.reader import Session  # noqa: E402
@@ -248,7 +248,6 @@ def _file(data: bytes) -> Iterator[str]:
 
 def _read(path: str, fast: bool) -> tuple[Any, ...]:
     with contextlib.ExitStack() as stack:
-        stack.enter_context(mock.patch.object(tuning, "PARALLEL_WORKERS", 0))
         if not fast:
             stack.enter_context(mock.patch.object(fastline, "message_entry", lambda *args: None))
         try:
