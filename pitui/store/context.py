@@ -9,6 +9,7 @@ that a view can show an omitted or replaced message where it is.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -34,12 +35,13 @@ def select_entries(path: Sequence[Entry]) -> list[Entry]:
     types = list(map(_TYPE, path))
     if "compaction" not in types:
         return list(path)  # a copy: the path itself may be cached
-    last = len(types) - 1 - types[::-1].index("compaction")
+    types.reverse()  # (in place: the latest compaction is the first one from the end)
+    last = len(types) - 1 - types.index("compaction")
     compaction = path[last]
     # pi looks the compaction up again by id (``findIndex``): the first entry with that id
     # (an entry is only itself: ``path.index`` finds it by identity).
     at = path.index(compaction)
-    ids = list(map(_ID, path[:at]))
+    ids = list(map(_ID, itertools.islice(path, at)))
     if type(compaction.id) is str and compaction.id in ids:  # an earlier entry with its id
         at = ids.index(compaction.id)
     first_kept = compaction.get("firstKeptEntryId")

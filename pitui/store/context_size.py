@@ -223,12 +223,26 @@ def context_tokens(session: Session, entry_id: Any) -> float | None:
             found = projected[index] = project_entry(selected[index], index, edits)
         return found
 
-    position = {id(e): i for i, e in enumerate(branch)}
+    # Where an entry is on the branch, found by looking back from the end as far as asked: the
+    # loop below stops at the last reply with usage, a few entries from the end of 100,000.
+    position: dict[int, int] = {}
+    looked = len(branch)
+
+    def position_of(entry: Entry) -> int:
+        nonlocal looked
+        found = position.get(id(entry))
+        while found is None and looked > 0:
+            looked -= 1
+            position[id(branch[looked])] = looked
+            if branch[looked] is entry:
+                found = looked
+        return -1 if found is None else found
+
     latest_compaction = next((i for i in range(len(branch) - 1, -1, -1) if branch[i].type == "compaction"), None)
     invalidating = next((i for i in range(len(branch) - 1, -1, -1) if branch[i].type in _INVALIDATING), -1)
     trailing = 0
     for index in range(len(selected) - 1, -1, -1):
-        entry_at = position.get(id(selected[index]), -1)
+        entry_at = position_of(selected[index])
         if latest_compaction is not None and entry_at <= latest_compaction:
             return None  # no reply with usage since the compaction
         messages = at(index).messages

@@ -7,6 +7,7 @@ remembers where its line is, and the body is decoded again only when asked for.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
 import os
@@ -58,6 +59,9 @@ class Session:
         self.torn_line = 0  # the number of an incomplete last line (0: none)
         self._tree: Tree | None = None
         self._path_cache: tuple[Entry, list[Entry]] | None = None
+        # context_entries of the last few leaves asked for (the pane asks for a path's leaf,
+        # its compaction and the compaction's parent, and the footer for the leaf again)
+        self._selected_cache: list[tuple[Entry, list[Entry]]] = []
 
     # ------------------------------------------------------------------ loading
 
@@ -258,7 +262,7 @@ class Session:
                 self._index_entry(entry)
             self.leaf_id = entries[-1].id if entries else None
             self._tree = None
-            self._path_cache = None
+            self._forget_paths()
             return
         self.by_id = {}
         self.leaf_id = None
@@ -270,7 +274,7 @@ class Session:
                 )
             self._index_entry(entry)
         self._tree = None
-        self._path_cache = None
+        self._forget_paths()
 
     def _index_entry(self, entry: Entry) -> None:
         self.by_id[entry.id] = entry
@@ -334,7 +338,7 @@ class Session:
         self.entries.append(entry)
         self._index_entry(entry)
         self._tree = None
-        self._path_cache = None
+        self._forget_paths()
 
     # ------------------------------------------------------------------ queries
 
@@ -379,13 +383,28 @@ class Session:
         current = self.by_id.get(start) if js_truthy(start) else None
         return list(self._walk_up(current))
 
+    def _forget_paths(self) -> None:
+        """Drop the paths and contexts kept: the entries changed."""
+        self._path_cache = None
+        self._selected_cache = []
+
     def _walk_up(self, current: Entry | None) -> list[Entry]:
         """The path root..current (shared: callers must not change it)."""
         if current is None:
             return []
         cached = self._path_cache
-        if cached is not None and cached[0] is current:
-            return cached[1]
+        if cached is not None:
+            if cached[0] is current:
+                return cached[1]
+            # An entry on the path walked last (a compaction, an earlier turn of the branch
+            # shown): its path is the start of that one, found without a walk of 100,000 steps
+            # (entries compare by identity: index() is a scan of pointers). Not where that walk
+            # was cut at a parentId cycle: from inside the cycle the cut falls elsewhere.
+            last = cached[1]
+            top = last[0].parent_id if last else None
+            if not top or top not in self.by_id:
+                with contextlib.suppress(ValueError):
+                    return last[: last.index(current) + 1]
         path = self._walk_up_uncached(current)
         self._path_cache = (current, path)
         return path
@@ -498,7 +517,12 @@ class Session:
         leaf = self._context_leaf(self.leaf_id if leaf_id is MISSING else leaf_id)
         if leaf is None:
             return []
-        return select_entries(self._walk_up(leaf))
+        for known, selected in self._selected_cache:
+            if known is leaf:
+                return list(selected)  # (a copy: callers may change theirs)
+        selected = select_entries(self._walk_up(leaf))
+        self._selected_cache = [(leaf, selected), *self._selected_cache[:3]]
+        return list(selected)
 
     def projection(self, leaf_id: Any = MISSING) -> list[ProjectedEntry]:
         """``buildSessionProjection``: each context entry with the messages it gives the model,

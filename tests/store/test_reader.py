@@ -264,6 +264,29 @@ def test_cycles_never_hang(tmp_path: Path):
     assert len(session.context().messages) == 3
 
 
+@pytest.mark.parametrize("leaf_parent", ["c", None], ids=["into a cycle", "a plain chain"])
+def test_the_path_of_an_entry_on_the_last_path_walked_is_its_own_walk(tmp_path: Path, leaf_parent):
+    """The path to an entry on the path walked last is taken from that one: the same list a walk
+    gives, also for the entries of a parentId cycle the last walk was cut at."""
+    path = write(
+        tmp_path / "w.jsonl",
+        header(),
+        msg("a", leaf_parent or "r", n=1),
+        msg("b", "a", n=2),
+        msg("c", "b", n=3),
+        msg("r", None if leaf_parent is None else "c", n=4),
+        msg("z", "c", n=5),
+    )
+    session = Session.load(str(path))
+    by_id = session.by_id
+    for first in ("z", "c"):
+        session.path_to(first)
+        for entry_id in ("r", "a", "b", "c", "z"):
+            session.path_to(first)  # the long walk is the one held
+            walked = session._walk_up_uncached(by_id[entry_id])
+            assert ids(session.path_to(entry_id)) == ids(walked), (first, entry_id)
+
+
 def test_duplicate_ids_last_wins(tmp_path: Path):
     path = write(
         tmp_path / "d.jsonl",
