@@ -321,7 +321,7 @@ class PituiApp(App[AppResult | None]):
         else:
             self.notify("Resume cancelled", markup=False, timeout=2)
 
-    @work(thread=True, exclusive=True, group="resume-fork", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="resume-fork", exit_on_error=False, description="_fork_for_resume")
     def _fork_for_resume(self, issue: MissingCwd, folder: str) -> None:
         from pitui.store.session_cwd import fork_into
 

@@ -121,7 +121,7 @@ class CompareScreen(OrderedKeys, Screen[Any]):
         self.query_one(ComparisonTable).focus()
         self._compare(self.session, *self.ids)
 
-    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False, description="_compare")
     def _compare(self, session: Session, a_id: Any, b_id: Any) -> None:
         rows: list[Row] = []
         try:
@@ -261,7 +261,7 @@ class CompareScreen(OrderedKeys, Screen[Any]):
             return
         self.dismiss(("jump", item.entry_id))
 
-    @work(exclusive=True, group="compare-continue", exit_on_error=False)
+    @work(exclusive=True, group="compare-continue", exit_on_error=False, description="action_continue")
     async def action_continue(self, column: int) -> None:
         comparison = self.comparison
         if comparison is None:

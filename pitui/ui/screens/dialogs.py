@@ -241,7 +241,7 @@ class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]
         text.append(f"  {elapsed:.0f} s of at most {self._timeout:g} s", style="dim")
         self.query_one("#summarizing-progress", Static).update(text)
 
-    @work(thread=True, exit_on_error=False)
+    @work(thread=True, exit_on_error=False, description="_run")
     def _run(self) -> None:
         try:
             outcome: str | SummarizerError = run_summarizer(

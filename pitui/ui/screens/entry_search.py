@@ -106,7 +106,7 @@ class EntrySearchScreen(OrderedKeys, PituiScreen):
         state = self.listing.states[self.scope]
         return state.infos if state.complete else None
 
-    @work(thread=True, group="entries-load", exit_on_error=False)
+    @work(thread=True, group="entries-load", exit_on_error=False, description="_load")
     def _load(self, scope: Scope) -> None:
         try:
             infos, _ = self.listing.listed(self.catalog, scope, lambda done, total: None)

@@ -172,7 +172,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
             self._update_header()
             self._load(scope, cached_first=not self.listing.states[scope].complete)
 
-    @work(thread=True, group="picker-load", exit_on_error=False)
+    @work(thread=True, group="picker-load", exit_on_error=False, description="_load")
     def _load(self, scope: Scope, cached_first: bool) -> None:
         worker = get_current_worker()
         catalog, listing = self.catalog, self.listing
@@ -271,7 +271,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
             self._watching = True
             self.call_after_refresh(self._watch)
 
-    @work(group="picker-watch", exclusive=True, exit_on_error=False)
+    @work(group="picker-watch", exclusive=True, exit_on_error=False, description="_watch")
     async def _watch(self) -> None:
         from pitui.store.watch import watch_sessions
 
@@ -442,7 +442,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         if self._confirming is None:
             self.app.choose_session(message.row.path)
 
-    @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False, description="_preview")
     def _preview(self, path: str) -> None:
         from pitui.store.stats import PreviewCancelled, PreviewError, session_preview
 
@@ -600,7 +600,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         if name:
             self._rename(path, name)
 
-    @work(thread=True, group="picker-write", exit_on_error=False)
+    @work(thread=True, group="picker-write", exit_on_error=False, description="_rename")
     def _rename(self, path: str, name: str) -> None:
         from pitui.store.write import actions
 
@@ -637,7 +637,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         self.session_list.set_delete_path(None)
         self._update_header()
 
-    @work(thread=True, group="picker-write", exit_on_error=False)
+    @work(thread=True, group="picker-write", exit_on_error=False, description="_trash")
     def _trash(self, path: str) -> None:
         from pitui.store.write import actions
 

@@ -76,7 +76,7 @@ class ContextSession(_Base):
         tree.hold_keys()  # at once: the keys typed after Ctrl+W are the editor's
         self._replace_asked(tree.selected_id)
 
-    @work(exclusive=True, group="session-write", exit_on_error=False)
+    @work(exclusive=True, group="session-write", exit_on_error=False, description="_replace_asked")
     async def _replace_asked(self, entry_id: Any) -> None:
         try:
             await self._replace(entry_id)
@@ -116,7 +116,7 @@ class ContextSession(_Base):
         self._shown_id = written.show_id  # the pane shows the edit's effect for it
         self._edited_path(session, session.leaf_id, written.show_id)
 
-    @work(thread=True, group="session-path", exit_on_error=False)
+    @work(thread=True, group="session-path", exit_on_error=False, description="_edited_path")
     def _edited_path(self, session: Any, leaf: Any, anchor: Any) -> None:
         try:
             path = path_items(session, leaf, OrderedDict())  # a cache of its own: one thread each

@@ -73,7 +73,7 @@ class FollowsFile(_Base):
         def _show_facts(self) -> None: ...
         def _say(self, message: str, *, error: bool = False) -> None: ...
 
-    @work(exclusive=True, group="session-follow", exit_on_error=False)
+    @work(exclusive=True, group="session-follow", exit_on_error=False, description="follow")
     async def follow(self) -> None:
         from pitui.store.watch import FileEvent, follow_file
 
@@ -105,7 +105,7 @@ class FollowsFile(_Base):
         tree.reading_appends = True
         self._read_appends(session, tree.model, self.removed)
 
-    @work(thread=True, group="session-write", exit_on_error=False)
+    @work(thread=True, group="session-write", exit_on_error=False, description="_read_appends")
     def _read_appends(self, session: Session, model: TreeModel | None, removed: bool) -> None:
         # stat and pread (a slow disk, a network folder) must not stop the UI.
         back = removed and os.path.exists(self.session_path)

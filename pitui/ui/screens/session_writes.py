@@ -84,7 +84,7 @@ class WritesSession(_Base):
         tree.flush_keys()
         return await answer
 
-    @work(exclusive=True, group="session-write", exit_on_error=False)
+    @work(exclusive=True, group="session-write", exit_on_error=False, description="branch_here")
     async def branch_here(self, entry_id: Any, *, at_leaf: bool = False) -> None:
         """pi's tree selection: move the leaf here, asking first whether to summarise the branch
         being left (when it leaves something behind). Cancelling at any step writes nothing.
@@ -331,7 +331,7 @@ class WritesSession(_Base):
         self._writes += 1
         return self._write_in_thread(action, done)
 
-    @work(thread=True, group="session-write", exclusive=False)
+    @work(thread=True, group="session-write", exclusive=False, description="_write_in_thread")
     def _write_in_thread(self, action: Callable[[], T], done: Callable[[T], None]) -> None:
         # os.write and fsync (a slow disk, a network folder) must not stop the UI.
         result: Any = None

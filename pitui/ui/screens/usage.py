@@ -108,7 +108,7 @@ class UsageScreen(PituiScreen):
 
     # -- counting --------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="usage-count", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="usage-count", exit_on_error=False, description="_count")
     def _count(self, scope: Scope) -> None:
         worker = get_current_worker()
         catalog = self.app.catalog
