@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
 from pitui.config import Config
 from pitui.safe_text import safe_line
 from pitui.ui.keys import binding_defaults, check_keymap, keys_for
+from pitui.ui.workers import work
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, Scope
@@ -321,7 +321,7 @@ class PituiApp(App[AppResult | None]):
         else:
             self.notify("Resume cancelled", markup=False, timeout=2)
 
-    @work(thread=True, exclusive=True, group="resume-fork", exit_on_error=False, description="_fork_for_resume")
+    @work(thread=True, exclusive=True, group="resume-fork", exit_on_error=False)
     def _fork_for_resume(self, issue: MissingCwd, folder: str) -> None:
         from pitui.store.session_cwd import fork_into
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.screen import Screen
@@ -29,6 +28,7 @@ from pitui.store.reader import Session
 from pitui.ui import bindings
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.dialogs import ConfirmDialog
+from pitui.ui.workers import work
 
 __all__ = ["CompareScreen", "Row", "comparison_rows"]
 
@@ -121,7 +121,7 @@ class CompareScreen(OrderedKeys, Screen[Any]):
         self.query_one(ComparisonTable).focus()
         self._compare(self.session, *self.ids)
 
-    @work(thread=True, exclusive=True, group="compare", exit_on_error=False, description="_compare")
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, session: Session, a_id: Any, b_id: Any) -> None:
         rows: list[Row] = []
         try:
@@ -261,7 +261,7 @@ class CompareScreen(OrderedKeys, Screen[Any]):
             return
         self.dismiss(("jump", item.entry_id))
 
-    @work(exclusive=True, group="compare-continue", exit_on_error=False, description="action_continue")
+    @work(exclusive=True, group="compare-continue", exit_on_error=False)
     async def action_continue(self, column: int) -> None:
         comparison = self.comparison
         if comparison is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -25,6 +25,7 @@ from pitui.store.summarize import SummarizerCancelled, SummarizerError, run_summ
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.widgets.fields import OrderedInput, OrderedOptionList
 from pitui.ui.widgets.text_area_field import OrderedTextArea
+from pitui.ui.workers import work
 
 __all__ = [
     "DIALOGS",
@@ -241,7 +242,7 @@ class SummarizingDialog(OrderedKeys, ModalScreen["str | SummarizerError | None"]
         text.append(f"  {elapsed:.0f} s of at most {self._timeout:g} s", style="dim")
         self.query_one("#summarizing-progress", Static).update(text)
 
-    @work(thread=True, exit_on_error=False, description="_run")
+    @work(thread=True, exit_on_error=False)
     def _run(self) -> None:
         try:
             outcome: str | SummarizerError = run_summarizer(

@@ -14,7 +14,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -29,6 +29,7 @@ from pitui.ui.format import format_age
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.widgets.fields import SearchField
+from pitui.ui.workers import work
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, Scope, SessionInfo
@@ -106,7 +107,7 @@ class EntrySearchScreen(OrderedKeys, PituiScreen):
         state = self.listing.states[self.scope]
         return state.infos if state.complete else None
 
-    @work(thread=True, group="entries-load", exit_on_error=False, description="_load")
+    @work(thread=True, group="entries-load", exit_on_error=False)
     def _load(self, scope: Scope) -> None:
         try:
             infos, _ = self.listing.listed(self.catalog, scope, lambda done, total: None)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -47,6 +47,7 @@ from pitui.ui.widgets.fields import SearchField
 from pitui.ui.widgets.picker_header import PickerFooter, PickerHeader, footer_keys, picker_hints
 from pitui.ui.widgets.preview_pane import PreviewPane
 from pitui.ui.widgets.session_list import SessionList
+from pitui.ui.workers import work
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, ListingProblem, SessionInfo
@@ -172,7 +173,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
             self._update_header()
             self._load(scope, cached_first=not self.listing.states[scope].complete)
 
-    @work(thread=True, group="picker-load", exit_on_error=False, description="_load")
+    @work(thread=True, group="picker-load", exit_on_error=False)
     def _load(self, scope: Scope, cached_first: bool) -> None:
         worker = get_current_worker()
         catalog, listing = self.catalog, self.listing
@@ -271,7 +272,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
             self._watching = True
             self.call_after_refresh(self._watch)
 
-    @work(group="picker-watch", exclusive=True, exit_on_error=False, description="_watch")
+    @work(group="picker-watch", exclusive=True, exit_on_error=False)
     async def _watch(self) -> None:
         from pitui.store.watch import watch_sessions
 
@@ -442,7 +443,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         if self._confirming is None:
             self.app.choose_session(message.row.path)
 
-    @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False, description="_preview")
+    @work(thread=True, exclusive=True, group="picker-preview", exit_on_error=False)
     def _preview(self, path: str) -> None:
         from pitui.store.stats import PreviewCancelled, PreviewError, session_preview
 
@@ -600,7 +601,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         if name:
             self._rename(path, name)
 
-    @work(thread=True, group="picker-write", exit_on_error=False, description="_rename")
+    @work(thread=True, group="picker-write", exit_on_error=False)
     def _rename(self, path: str, name: str) -> None:
         from pitui.store.write import actions
 
@@ -637,7 +638,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         self.session_list.set_delete_path(None)
         self._update_header()
 
-    @work(thread=True, group="picker-write", exit_on_error=False, description="_trash")
+    @work(thread=True, group="picker-write", exit_on_error=False)
     def _trash(self, path: str) -> None:
         from pitui.store.write import actions
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.worker import get_current_worker
 
 from pitui.store import tuning
 from pitui.store.threads import ListRow
+from pitui.ui.workers import work
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -51,6 +51,7 @@ from pitui.ui.screens.session_live import FollowsFile, PathShown, path_items
 from pitui.ui.screens.session_writes import WritesSession
 from pitui.ui.widgets.conversation.view import ConversationView
 from pitui.ui.widgets.session_tree import SessionTree
+from pitui.ui.workers import work
 
 __all__ = ["SessionScreen"]
 
@@ -133,7 +134,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         height = max(self.query_one(SessionTree).size.height, self.app.size.height, 1)
         self._load(select, self._filter_mode(), height, self.app.session_index)
 
-    @work(thread=True, exclusive=True, group="session-load", exit_on_error=False, description="_load")
+    @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
     def _load(self, select: Any, filter_mode: str, height: int, index: IndexCache) -> None:
         try:
             session = Session.load(self.session_path, index=index)
@@ -210,7 +211,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         # Counting reads the whole file again: only once the first screen is drawn.
         self.call_after_refresh(self.count_usage)
 
-    @work(thread=True, exclusive=True, group="session-usage", exit_on_error=False, description="count_usage")
+    @work(thread=True, exclusive=True, group="session-usage", exit_on_error=False)
     def count_usage(self) -> None:
         """Tokens, cost and branches of the whole file: a second pass, so it comes after the view."""
         worker = get_current_worker()
@@ -324,7 +325,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
             self._path_running = True
             self._make_path(session, entry_id, self._items)
 
-    @work(thread=True, group="session-path", exit_on_error=False, description="_make_path")
+    @work(thread=True, group="session-path", exit_on_error=False)
     def _make_path(self, session: Session, entry_id: Any, cache: OrderedDict[Any, list[PaneItem]]) -> None:
         path: PathShown | None = None
         changed = False
@@ -384,7 +385,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         if self.session is not None:
             self._make_replaced(self.session, event.view, event.entry_id)
 
-    @work(thread=True, group="session-path", exit_on_error=False, description="_make_replaced")
+    @work(thread=True, group="session-path", exit_on_error=False)
     def _make_replaced(self, session: Session, view: ConversationView, entry_id: Any) -> None:
         """What a compaction replaced: the bodies are read here, then shown in the pane."""
         try:

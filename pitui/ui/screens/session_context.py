@@ -15,7 +15,6 @@ import contextlib
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.binding import Binding, BindingType
 
 from pitui.store.model import FileChangedError
@@ -25,6 +24,7 @@ from pitui.store.write.surgery import describe
 from pitui.ui.screens.dialogs import SummaryEditor
 from pitui.ui.screens.session_live import PathShown, path_items
 from pitui.ui.widgets.session_tree import SessionTree
+from pitui.ui.workers import work
 
 if TYPE_CHECKING:
     from pitui.ui.screens.session_writes import WritesSession
@@ -76,7 +76,7 @@ class ContextSession(_Base):
         tree.hold_keys()  # at once: the keys typed after Ctrl+W are the editor's
         self._replace_asked(tree.selected_id)
 
-    @work(exclusive=True, group="session-write", exit_on_error=False, description="_replace_asked")
+    @work(exclusive=True, group="session-write", exit_on_error=False)
     async def _replace_asked(self, entry_id: Any) -> None:
         try:
             await self._replace(entry_id)
@@ -116,7 +116,7 @@ class ContextSession(_Base):
         self._shown_id = written.show_id  # the pane shows the edit's effect for it
         self._edited_path(session, session.leaf_id, written.show_id)
 
-    @work(thread=True, group="session-path", exit_on_error=False, description="_edited_path")
+    @work(thread=True, group="session-path", exit_on_error=False)
     def _edited_path(self, session: Any, leaf: Any, anchor: Any) -> None:
         try:
             path = path_items(session, leaf, OrderedDict())  # a cache of its own: one thread each

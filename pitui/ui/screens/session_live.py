@@ -16,7 +16,6 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from textual import work
 from textual.timer import Timer
 
 from pitui.store.context import project
@@ -29,6 +28,7 @@ from pitui.store.reader import Session
 from pitui.store.system_prompt import path_system_prompt
 from pitui.store.tree.model import TreeModel
 from pitui.ui.widgets.session_tree import SessionTree
+from pitui.ui.workers import work
 
 if TYPE_CHECKING:
     from pitui.ui.screens.base import PituiScreen
@@ -73,7 +73,7 @@ class FollowsFile(_Base):
         def _show_facts(self) -> None: ...
         def _say(self, message: str, *, error: bool = False) -> None: ...
 
-    @work(exclusive=True, group="session-follow", exit_on_error=False, description="follow")
+    @work(exclusive=True, group="session-follow", exit_on_error=False)
     async def follow(self) -> None:
         from pitui.store.watch import FileEvent, follow_file
 
@@ -105,7 +105,7 @@ class FollowsFile(_Base):
         tree.reading_appends = True
         self._read_appends(session, tree.model, self.removed)
 
-    @work(thread=True, group="session-write", exit_on_error=False, description="_read_appends")
+    @work(thread=True, group="session-write", exit_on_error=False)
     def _read_appends(self, session: Session, model: TreeModel | None, removed: bool) -> None:
         # stat and pread (a slow disk, a network folder) must not stop the UI.
         back = removed and os.path.exists(self.session_path)

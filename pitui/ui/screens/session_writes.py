@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
-from textual import work
 from textual.widgets import Static
 from textual.worker import Worker
 
@@ -41,6 +40,7 @@ from pitui.ui.screens.dialogs import (
     SummaryEditor,
 )
 from pitui.ui.widgets.session_tree import SessionTree
+from pitui.ui.workers import work
 
 if TYPE_CHECKING:
     from pitui.ui.screens.base import PituiScreen
@@ -84,7 +84,7 @@ class WritesSession(_Base):
         tree.flush_keys()
         return await answer
 
-    @work(exclusive=True, group="session-write", exit_on_error=False, description="branch_here")
+    @work(exclusive=True, group="session-write", exit_on_error=False)
     async def branch_here(self, entry_id: Any, *, at_leaf: bool = False) -> None:
         """pi's tree selection: move the leaf here, asking first whether to summarise the branch
         being left (when it leaves something behind). Cancelling at any step writes nothing.
@@ -331,7 +331,7 @@ class WritesSession(_Base):
         self._writes += 1
         return self._write_in_thread(action, done)
 
-    @work(thread=True, group="session-write", exclusive=False, description="_write_in_thread")
+    @work(thread=True, group="session-write", exclusive=False)
     def _write_in_thread(self, action: Callable[[], T], done: Callable[[T], None]) -> None:
         # os.write and fsync (a slow disk, a network folder) must not stop the UI.
         result: Any = None

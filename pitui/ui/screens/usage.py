@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -38,6 +37,7 @@ from pitui.ui.format import format_tokens, plural
 from pitui.ui.screens.base import PituiScreen
 from pitui.ui.screens.picker_listing import PickerListing
 from pitui.ui.widgets.usage_plot import UsagePlot, legend, plot_data
+from pitui.ui.workers import work
 
 __all__ = ["UsageScreen"]
 
@@ -108,7 +108,7 @@ class UsageScreen(PituiScreen):
 
     # -- counting --------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="usage-count", exit_on_error=False, description="_count")
+    @work(thread=True, exclusive=True, group="usage-count", exit_on_error=False)
     def _count(self, scope: Scope) -> None:
         worker = get_current_worker()
         catalog = self.app.catalog
