@@ -120,8 +120,8 @@ class Session:
         cls, data: bytes, *, path: str | None = None, keep_bodies: bool = False, source: LineSource | None = None
     ) -> Session:
         """Read a session from its bytes; bodies are read back later through ``source`` (or
-        kept, when there is none). The garbage collector is left as it is: a batch program
-        reading big files pauses it around the read (:func:`pitui.store.tuning.gc_paused`)."""
+        kept, when there is none). The garbage collector is left as it is: a program reading
+        big files pauses it around the read (:func:`pitui.store.tuning.gc_paused`)."""
         return cls._from_bytes(data, path, keep_bodies, source, None, 0, 1)
 
     @classmethod

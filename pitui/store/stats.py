@@ -22,9 +22,10 @@ import os
 import stat
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from pitui.store.content import extract_text_content
 from pitui.store.js import (
@@ -43,16 +44,22 @@ from pitui.store.js import (
 from pitui.store.jsonl import BadLine, iter_lines, parse_fast, parse_line
 from pitui.store.migrate import version_number
 from pitui.store.model import LineProblem, NotASessionError
-from pitui.store.totals import SessionStats, TotalsCounter
+from pitui.store.totals import SessionStats, TotalsCounter, session_stats
+
+if TYPE_CHECKING:
+    from pitui.store.reader import Session
 
 __all__ = [
     "LabelInfo",
     "ModelUse",
     "PreviewCancelled",
     "PreviewError",
+    "SessionFacts",
     "SessionPreview",
     "Tokens",
     "clear_preview_cache",
+    "count_branches",
+    "session_facts",
     "session_preview",
 ]
 
@@ -212,6 +219,49 @@ def session_preview(
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
     return preview
+
+
+def count_branches(ids: Iterable[Any], parents: Iterable[Any], by_id: Collection[Any]) -> tuple[int, int]:
+    """The leaves (entries nothing hangs from) and branch points (entries with two children or
+    more) of pi's getTree, from each entry line's id and parent and the ids in the file.
+
+    An entry hangs from its parent when the parent is in the file and is not itself; duplicate
+    ids hang once per line, as pi places them."""
+    children: Counter[Any] = Counter()
+    for entry_id, parent in zip(ids, parents, strict=True):
+        if parent is not None and parent != entry_id and parent in by_id:
+            children[parent] += 1
+    leaves = sum(1 for entry_id in by_id if entry_id not in children)
+    branch_points = sum(1 for count in children.values() if count > 1)
+    return leaves, branch_points
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFacts:
+    """What the session view says of a session it has read, beside what the entries tell: its
+    branches (``leaves``, as the preview counts them), pi 1.6's ``/session`` token total and
+    cost, and the file's size. The same figures as :func:`session_preview`'s, without reading
+    the file again."""
+
+    leaves: int
+    tokens: int | float
+    cost: float
+    size: int
+
+
+def session_facts(session: Session) -> SessionFacts:
+    """The facts of a loaded session (its entries as read now; a body is read from the file
+    only for a line the line index could not count). Raises :class:`OSError` (or
+    :class:`~pitui.store.model.FileChangedError`) when the file cannot be read back."""
+    entries = list(session.entries)  # as they are now: an append from another thread comes later
+    leaves, _ = count_branches(map(_ENTRY_ID, entries), map(_PARENT_ID, entries), session.by_id)
+    totals = session_stats(entries)
+    size = os.stat(session.path).st_size if session.path else session.read_upto
+    return SessionFacts(leaves, totals.total_tokens, float(totals.cost), size)
+
+
+_ENTRY_ID = attrgetter("id")
+_PARENT_ID = attrgetter("parent_id")
 
 
 def _os_reason(error: OSError) -> str:
@@ -423,14 +473,7 @@ class _Scan:
         header = self.header
         assert header is not None
         by_id = self.by_id
-        # pi's getTree: an entry hangs from its parent when the parent is in the file (and is
-        # not itself); duplicate ids hang once per line, as pi places them.
-        children: Counter[Any] = Counter()
-        for entry_id, parent in zip(self.ids, self.parents, strict=True):
-            if parent is not None and parent != entry_id and parent in by_id:
-                children[parent] += 1
-        leaves = sum(1 for entry_id in by_id if entry_id not in children)
-        branch_points = sum(1 for count in children.values() if count > 1)
+        leaves, branch_points = count_branches(self.ids, self.parents, by_id)
         leaf = self.ids[-1] if self.ids else None
         labels = sorted(
             ((target, label, ts, order) for target, (label, ts, order) in self.labels.items() if target in by_id),

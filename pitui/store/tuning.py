@@ -1,9 +1,9 @@
 """Every process-wide performance knob of the store, in one place.
 
 The library itself never switches the garbage collector, never swaps ``sys.stderr``, and forks
-only from a process with no other thread. A program that knows it is a one-shot batch (the
-CLI's non-interactive commands) opts in with :func:`gc_paused`; the threaded app does not, and
-starts multiprocessing's helpers before it takes over the terminal
+only from a process with no other thread. A program opts in: the CLI's non-interactive commands
+run with :func:`gc_paused` around the whole command, the app around its reading workers (a
+session read whole); the app starts multiprocessing's helpers before it takes over the terminal
 (:func:`start_process_helpers`).
 """
 
@@ -19,18 +19,53 @@ from collections.abc import Iterator
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for the block, if it is on, and turn it back on after.
+    """Pause the cyclic garbage collector for the block, and turn it back on when the last
+    block that paused it ends, if it was on before the first. Safe from several threads at once.
 
     Reading a big session builds 100,000 small objects, which would set off many full
     collections, each walking everything built so far; the reader makes no reference cycles.
+    In the app a 100,000-entry read took a third longer with the collector on (0.9 against
+    0.65 s). Something else that switches the collector meanwhile (Textual pauses it while a
+    scroll animates) is not undone: at worst the read runs with it on.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    global _pauses, _was_enabled
+    with _pause_lock:
+        if _pauses == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _pauses += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _pause_lock:
+            _pauses -= 1
+            if _pauses == 0 and _was_enabled:
+                gc.enable()
+
+
+_pause_lock = threading.Lock()
+_pauses = 0  # blocks inside gc_paused now
+_was_enabled = False  # whether the collector was on when the first of them began
+
+
+def freeze_heap() -> None:
+    """Keep every object alive now out of the cyclic collector's walks (``gc.freeze``), until
+    :func:`thaw_heap`.
+
+    For a session just read with the collector paused: its 100,000 entries are otherwise all
+    walked by the next collection, about 45 ms (and again by each of the older generations'),
+    on whichever thread allocates next: the UI's, as it draws the first screen. Frozen objects
+    are still freed when their last reference goes; only reference cycles among them wait for
+    the thaw, which the program calls when what it froze is let go (the session view closes, or
+    reads the file again).
+    """
+    gc.freeze()
+
+
+def thaw_heap() -> None:
+    """Give the objects :func:`freeze_heap` kept out back to the collector (``gc.unfreeze``):
+    the next full collection frees what of them has become garbage."""
+    gc.unfreeze()
 
 
 def can_fork() -> bool:

@@ -35,6 +35,7 @@ from pitui.store.stats import (
     PreviewCancelled,
     PreviewError,
     clear_preview_cache,
+    session_facts,
     session_preview,
 )
 
@@ -61,6 +62,20 @@ def test_tokens_cost_models_and_roles(path):
             roles[role if isinstance(role, str) else "unknown"] += 1
     assert got.roles == dict(roles)
     assert got.size == path.stat().st_size
+
+
+@pytest.mark.parametrize("path", READABLE, ids=ids(READABLE))
+def test_a_loaded_session_has_the_previews_facts(path):
+    """The session view counts its facts from the session it read; they are the preview's,
+    which reads the file again (odd ids, duplicates, cycles, old versions and bad lines included)."""
+    got = preview(path)
+    facts = session_facts(Session.load(str(path)))
+    assert (facts.leaves, facts.tokens, facts.cost, facts.size) == (
+        got.leaves,
+        got.tokens.total,
+        got.cost,
+        got.size,
+    )
 
 
 def test_demo_sessions_add_up():

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import weakref
 from pathlib import Path
 
 from pitui.store import tuning
@@ -20,6 +21,48 @@ def test_gc_paused_restores_the_collector_as_it_was() -> None:
             assert not gc.isenabled()
         assert not gc.isenabled()  # the inner pause found it off and left it off
     assert gc.isenabled()
+
+
+def test_pauses_from_two_threads_end_with_the_last_one() -> None:
+    """The app's reading workers pause the collector each on its own thread: one that ends
+    while the other still reads leaves it paused, and the last one turns it back on."""
+    entered, release = threading.Event(), threading.Event()
+
+    def reader() -> None:
+        with tuning.gc_paused():
+            entered.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        assert entered.wait(10)
+        with tuning.gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the other thread still reads
+    finally:
+        release.set()
+        thread.join()
+    assert gc.isenabled()
+
+
+def test_a_frozen_heap_is_kept_out_of_collections_until_thawed() -> None:
+    class Node:
+        other: object
+
+    with tuning.gc_paused():  # no collection between making the cycle and freezing it
+        node = Node()
+        node.other = node  # a cycle: only the collector frees it
+        alive = weakref.ref(node)
+        del node
+        tuning.freeze_heap()
+    try:
+        gc.collect()
+        assert alive() is not None  # frozen: not walked, so not freed
+    finally:
+        tuning.thaw_heap()
+    gc.collect()
+    assert alive() is None  # given back: freed by the next full collection
 
 
 def test_no_fork_while_another_thread_runs() -> None:

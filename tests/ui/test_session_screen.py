@@ -3,6 +3,7 @@ happens while pi writes the file, and files that cannot be read."""
 
 from __future__ import annotations
 
+import gc
 import html
 import os
 from pathlib import Path
@@ -14,6 +15,8 @@ from textual.command import CommandList
 
 from devkit.builder import entry, header, lines, msg, write
 from pitui.store.conversation import CompactionSummary, UserMessage
+from pitui.store.stats import session_preview
+from pitui.ui.format import format_cost, format_tokens, plural
 from pitui.ui.screens.help import HelpScreen, key_rows
 from pitui.ui.screens.picker import PickerScreen
 from pitui.ui.screens.session import SessionScreen
@@ -49,7 +52,12 @@ async def test_opens_on_the_leaf_with_the_whole_path(tmp_path: Path) -> None:
         assert title.startswith("Cache never expires after reboot  /home/user/projects/weatherapp")
         assert "leaf " + screen.session.leaf_id[:8] in facts
         await until(pilot, lambda: "tokens" in static_text(screen, "#session-facts"))
-        assert "$" in static_text(screen, "#session-facts")
+        # Counted from the session read, they are the figures the picker's preview shows.
+        preview = session_preview(str(path), use_cache=False)
+        facts = static_text(screen, "#session-facts")
+        assert f"{format_tokens(preview.tokens.total)} tokens" in facts
+        assert format_cost(preview.cost) in facts and "$" in facts
+        assert plural(preview.leaves, "branch", "branches") in facts
         assert static_text(screen, "#tree-status").startswith("(")
 
 
@@ -80,6 +88,21 @@ async def test_escape_goes_back_to_the_picker_and_search_first_clears(tmp_path: 
         assert app.screen is screen and screen.query_one(SessionTree).query == ""
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, PickerScreen))
+
+
+async def test_the_session_read_is_kept_out_of_collections_while_it_is_shown(tmp_path: Path) -> None:
+    """The view freezes the heap after its read (the entries are not walked by the collector);
+    leaving it gives them back, so that a closed session can be freed."""
+    path = chain(tmp_path / "s.jsonl", ["alpha", "beta"])
+    app = view_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        entry = screen.session.entries[-1]
+        assert gc.get_freeze_count() > 0
+        assert not gc.is_tracked(entry) or all(entry is not o for o in gc.get_objects())
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, PickerScreen))
+        assert gc.get_freeze_count() == 0
 
 
 async def test_untrusted_text_is_shown_as_text(tmp_path: Path) -> None:

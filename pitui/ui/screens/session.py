@@ -27,9 +27,9 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Static
-from textual.worker import get_current_worker
 
 from pitui.safe_text import safe_line
+from pitui.store import tuning
 from pitui.store.context_size import format_tokens as context_tokens_text
 from pitui.store.conversation import replaced_items
 from pitui.store.model import FileChangedError, NotASessionError
@@ -37,7 +37,7 @@ from pitui.store.pane import PaneItem, model_sees
 from pitui.store.reader import Session
 from pitui.store.session_cwd import missing_cwds
 from pitui.store.session_index import IndexCache
-from pitui.store.stats import PreviewCancelled, PreviewError, SessionPreview, session_preview
+from pitui.store.stats import SessionFacts, session_facts
 from pitui.store.tree.model import TreeModel
 from pitui.store.write.editing import SessionEditor
 from pitui.ui import bindings
@@ -81,7 +81,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         self._opening_status = status  # said in the status line once the session is shown
         self.session: Session | None = None
         self.editor: SessionEditor | None = None
-        self.stats: SessionPreview | None = None
+        self.stats: SessionFacts | None = None
         self.removed = False
         self._items: OrderedDict[Any, list[PaneItem]] = OrderedDict()
         self._path: PathShown = PathShown([], -1)  # what the pane shows, in full
@@ -120,12 +120,13 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         tree.waiting_for_rows = True
         tree.focus()
         self.query_one("#tree-status", Static).update(Text("Reading the session…", style="dim"))
-        self.load(self.start_entry)
+        self.call_after_refresh(self.load, self.start_entry)
         if self.app.watch_files:
             self.follow()
 
     def on_unmount(self) -> None:
         self._stop_following.set()
+        tuning.thaw_heap()  # the session goes: what was frozen with it can be collected
 
     # ------------------------------------------------------------------ reading
 
@@ -136,29 +137,43 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
 
     @work(thread=True, exclusive=True, group="session-load", exit_on_error=False)
     def _load(self, select: Any, filter_mode: str, height: int, index: IndexCache) -> None:
-        try:
-            session = Session.load(self.session_path, index=index)
-            model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
-            if select is not None and model.selected_id != select:
-                # Asked for an entry the filter hides (an assistant reply under "user only"):
-                # the first filter that shows it, so the cursor is on it, not near it.
-                for mode in ("default", "all"):
-                    model.set_filter(mode)
-                    model.select(select)
-                    if model.selected_id == select:
-                        break
-            # The first screen, ready before it is drawn: the rows around the cursor (the tree
-            # scrolls to show it) and the path up to it.
-            model.fill_rows(model.cursor - height, model.cursor + height)
-        except (OSError, NotASessionError) as error:
-            self.app.call_from_thread(self._failed, error)
-            return
+        # The cyclic collector paused while the file becomes entries (they make no cycles): at
+        # 100,000 entries it would otherwise walk them again and again, a third of the read.
+        # Then they are kept out of its walks (the session read before, if any, given back).
+        tuning.thaw_heap()
+        with tuning.gc_paused():
+            try:
+                shown = self._read(select, filter_mode, height, index)
+            except (OSError, NotASessionError) as error:
+                self.app.call_from_thread(self._failed, error)
+                return
+            tuning.freeze_heap()
+        self.app.call_from_thread(self._loaded, *shown)
+        self._count(shown[0])  # after the first screen: the tokens, cost and branches
+        index.write_pending()  # a session read whole is indexed now
+
+    def _read(
+        self, select: Any, filter_mode: str, height: int, index: IndexCache
+    ) -> tuple[Session, TreeModel, OrderedDict[Any, list[PaneItem]], PathShown | None]:
+        """The session, its tree laid out and the path to the cursor: the first screen."""
+        session = Session.load(self.session_path, index=index)
+        model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
+        if select is not None and model.selected_id != select:
+            # Asked for an entry the filter hides (an assistant reply under "user only"):
+            # the first filter that shows it, so the cursor is on it, not near it.
+            for mode in ("default", "all"):
+                model.set_filter(mode)
+                model.select(select)
+                if model.selected_id == select:
+                    break
+        # The first screen, ready before it is drawn: the rows around the cursor (the tree
+        # scrolls to show it) and the path up to it.
+        model.fill_rows(model.cursor - height, model.cursor + height)
         items: OrderedDict[Any, list[PaneItem]] = OrderedDict()
         path: PathShown | None = None
         with contextlib.suppress(FileChangedError):  # changed already: the pane reads it again
             path = path_items(session, model.selected_id, items)
-        self.app.call_from_thread(self._loaded, session, model, items, path)
-        index.write_pending()  # after the first screen: a session read whole is indexed now
+        return session, model, items, path
 
     def _filter_mode(self) -> str:
         """The filter the tree shows now, or the configured one at first."""
@@ -208,22 +223,27 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         elif self._opening_status:
             self._say(self._opening_status)
         self._opening_status = None
-        # Counting reads the whole file again: only once the first screen is drawn.
-        self.call_after_refresh(self.count_usage)
 
     @work(thread=True, exclusive=True, group="session-usage", exit_on_error=False)
     def count_usage(self) -> None:
-        """Tokens, cost and branches of the whole file: a second pass, so it comes after the view."""
-        worker = get_current_worker()
-        try:
-            stats = session_preview(self.session_path, cancelled=lambda: worker.is_cancelled)
-        except (PreviewError, PreviewCancelled):
-            return
-        self.app.call_from_thread(self._counted, stats)
+        """Tokens, cost and branches again, once the session changed (appended to, written)."""
+        if self.session is not None:
+            self._count(self.session)
 
-    def _counted(self, stats: SessionPreview) -> None:
-        self.stats = stats
-        self._show_facts()
+    def _count(self, session: Session) -> None:
+        """Count the facts of ``session`` (from a thread) and show them, if it is still the one shown."""
+        try:
+            with tuning.gc_paused():
+                facts = session_facts(session)
+        except OSError:  # gone or replaced: the file's follower says so
+            return
+        with contextlib.suppress(RuntimeError):  # the app is shutting down
+            self.app.call_from_thread(self._counted, session, facts)
+
+    def _counted(self, session: Session, facts: SessionFacts) -> None:
+        if session is self.session:
+            self.stats = facts
+            self._show_facts()
 
     # ------------------------------------------------------------------ header
 
@@ -275,7 +295,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
             facts.append((4, plural(stats.leaves, "branch", "branches")))
         facts.append((5, plural(len(session.labels), "label", "labels")))
         if stats is not None:
-            facts += [(8, f"{format_tokens(stats.tokens.total)} tokens"), (7, format_cost(stats.cost))]
+            facts += [(8, f"{format_tokens(stats.tokens)} tokens"), (7, format_cost(stats.cost))]
             facts.append((1, format_size(stats.size)))
         if session.problems:
             facts.append((9, plural(len(session.problems), "line skipped", "lines skipped")))
