@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pitui.safe_text import safe_line
-from pitui.ui.screens.compare import CompareScreen
 from pitui.ui.widgets.session_tree import SessionTree
 
 if TYPE_CHECKING:
@@ -54,6 +53,8 @@ class ComparesSession(_Base):
             self._say("Mark cleared")
         else:
             self.clear_compare_mark()
+            from pitui.ui.screens.compare import CompareScreen  # (its modules: only when comparing)
+
             self.app.push_screen(CompareScreen(self.session, marked, entry_id), self._compared)
 
     def clear_compare_mark(self) -> bool:
