@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from pitui.store.totals import SessionStats
 
 
-def _json_out(value: Any) -> None:
-    sys.stdout.buffer.write(dumps(value) + b"\n")
+def _json_out(value: Any, prepared: bool = False) -> None:
+    sys.stdout.buffer.write(dumps(value, prepared=prepared) + b"\n")
 
 
 def _pretty_json_out(value: Any, prepared: bool = False) -> None:
@@ -155,7 +155,7 @@ def _catalog_list(args: argparse.Namespace) -> list[Any]:
 def cmd_ls(args: argparse.Namespace) -> int:
     sessions = _catalog_list(args)
     if args.json:
-        _json_out([s.to_json() for s in sessions])
+        _json_out([s.prepared_json() for s in sessions], prepared=True)
     elif not sessions:
         folder = paths.listed_folder(args.cwd, args.session_dir, None, args.all)
         hint = "" if args.all else " (try --all)"

@@ -23,7 +23,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pitui.store.catalog import index
 from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, repack_rows
-from pitui.store.catalog.db import ROW_COLS, CatalogDB, cache_dir_default, info_from_row, rows_for, rows_of, scan_state
+from pitui.store.catalog.db import (
+    ROW_COLS,
+    CatalogDB,
+    cache_dir_default,
+    info_from_row,
+    path_range,
+    rows_below,
+    rows_for,
+    rows_of,
+    scan_state,
+)
 from pitui.store.catalog.index import index_add, index_remove
 from pitui.store.catalog.model import (
     NO_MESSAGES,
@@ -33,9 +43,9 @@ from pitui.store.catalog.model import (
     SearchHit,
     SessionInfo,
 )
+from pitui.store.catalog.order import by_mtime_then_name, modified_key, sort_by_file_name, sort_names
 from pitui.store.catalog.scan import ScanState, os_reason
 from pitui.store.catalog.workers import POOL_ERRORS, Job, Outcome, scan_in_pool, scan_job, worker_count
-from pitui.store.js import js_locale_key
 from pitui.store.paths import agent_dir as default_agent_dir
 from pitui.store.paths import default_session_dir, session_dir_for, sessions_root
 
@@ -81,6 +91,7 @@ class Catalog:
         self.problems: list[ListingProblem] = []
         self.stats = {"hits": 0, "resumed": 0, "scanned": 0}
         self._searcher: CatalogSearch | None = None
+        self._listed_below: tuple[str, dict[str, tuple[Any, ...]]] | None = None  # (see _forget_missing)
         self._db = CatalogDB(self.cache_dir, on_reset=self._forget_texts)
         # The full-text index, filled after each listing by a thread of its own (a long-running
         # program's choice: a one-shot command would leave it half done).
@@ -159,7 +170,7 @@ class Catalog:
         """Every session in one folder (pi 0.73.1's ``list(cwd, dir)``), ``modified`` first."""
         self.problems = []
         files = self._folder_files(folder)
-        infos = self._list_paths(files, on_progress)
+        infos = self._list_paths(files, on_progress, below=folder)
         if not any(problem.path == folder for problem in self.problems):
             self._forget_missing(folder, 1, files)
         self._index_later()
@@ -183,8 +194,8 @@ class Catalog:
         for folder in dirs:
             files.extend(self._folder_files(folder, ordered=False))  # (sorted whole below)
         stats = _stat_all(files)
-        files = _by_mtime_then_name(files, lambda path: stats[path].st_mtime_ns if path in stats else -math.inf)
-        infos = self._list_paths(files, on_progress, stats)
+        files = by_mtime_then_name(files, lambda path: stats[path].st_mtime_ns if path in stats else -math.inf)
+        infos = self._list_paths(files, on_progress, stats, below=root)
         unreadable = {problem.path for problem in self.problems}
         self._forget_missing(root, 2, files, unreadable)
         self._index_later()
@@ -211,7 +222,7 @@ class Catalog:
     def _cached_under(self, folder: str, depth: int) -> builtins.list[SessionInfo]:
         """Cached session rows of files ``depth`` levels below ``folder`` (1: its files, 2: the
         files of its subfolders), ``modified`` first, as the listing orders them."""
-        prefix, upper = _path_range(folder)
+        prefix, upper = path_range(folder)
 
         def work() -> list[SessionInfo]:
             rows = self._db.conn().execute(
@@ -222,27 +233,32 @@ class Catalog:
 
         infos = self._retrying(work)
         if depth == 1:
-            infos.sort(key=lambda info: os.path.basename(info.path), reverse=True)
-            infos.sort(key=lambda info: js_locale_key(os.path.basename(info.path)), reverse=True)
+            sort_by_file_name(infos)
         else:
-            infos = _by_mtime_then_name(infos, lambda info: info.mtime_ns, lambda info: info.path)
-        infos.sort(key=_modified_key)
+            infos = by_mtime_then_name(infos, lambda info: info.mtime_ns, lambda info: info.path)
+        infos.sort(key=modified_key)
         return infos
 
     def _forget_missing(self, folder: str, depth: int, present: Sequence[str], keep: Iterable[str] = ()) -> None:
         """Drop the cached rows of files below ``folder`` that a listing no longer found (except
         in the folders of ``keep``, which could not be read), so that the cached rows are always
         those of the last listing."""
-        prefix, upper = _path_range(folder)
+        prefix, upper = path_range(folder)
         found = set(present)
         kept = set(keep)
+        # The rows the listing just read below this folder, if it read them all (rows_below)
+        listed, self._listed_below = self._listed_below, None
 
         def work() -> None:
             conn = self._db.conn()
             stale = []
-            for sid, raw, indexed in conn.execute(
-                "SELECT sid, path, indexed FROM sessions WHERE path >= ? AND path < ?", (prefix, upper)
-            ):
+            if listed is not None and listed[0] == folder:
+                rows: Iterable[tuple[Any, ...]] = ((row[0], row[1], row[16]) for row in listed[1].values())
+            else:
+                rows = conn.execute(
+                    "SELECT sid, path, indexed FROM sessions WHERE path >= ? AND path < ?", (prefix, upper)
+                )
+            for sid, raw, indexed in rows:
                 path = from_utf8(raw)
                 if _at_depth(path, prefix, depth) and path not in found and os.path.dirname(path) not in kept:
                     stale.append((sid, indexed))
@@ -269,8 +285,7 @@ class Catalog:
         try:
             names = [name for name in os.listdir(folder) if name.endswith(".jsonl")]
             if ordered:
-                names.sort(reverse=True)
-                names.sort(key=js_locale_key, reverse=True)
+                sort_names(names)
         except FileNotFoundError:
             return []
         except OSError as error:
@@ -279,18 +294,28 @@ class Catalog:
         return [os.path.join(folder, name) for name in names]
 
     def _list_paths(
-        self, paths: Sequence[str], on_progress: ProgressFn | None, stats: dict[str, os.stat_result] | None = None
+        self,
+        paths: Sequence[str],
+        on_progress: ProgressFn | None,
+        stats: dict[str, os.stat_result] | None = None,
+        below: str | None = None,
     ) -> builtins.list[SessionInfo]:
-        """The listing rows of ``paths``; ``stats``: the files' ``os.stat`` just taken, where known."""
-        return self._retrying(lambda: self._list_paths_once(paths, on_progress, stats or {}))
+        """The listing rows of ``paths``; ``stats``: the files' ``os.stat`` just taken, where
+        known. ``below``: a folder every path is in, whose cached rows are read in one go (and
+        kept for :meth:`_forget_missing`)."""
+        return self._retrying(lambda: self._list_paths_once(paths, on_progress, stats or {}, below))
 
     def _list_paths_once(
-        self, paths: Sequence[str], on_progress: ProgressFn | None, stats: dict[str, os.stat_result]
+        self, paths: Sequence[str], on_progress: ProgressFn | None, stats: dict[str, os.stat_result], below: str | None
     ) -> builtins.list[SessionInfo]:
         conn = self._db.conn()
         total = len(paths)
         loaded = 0
-        cached = rows_for(conn, paths)
+        if below is None:
+            cached = rows_for(conn, paths)
+        else:
+            cached = rows_below(conn, *path_range(below), paths)
+            self._listed_below = (below, cached)
         results: dict[str, SessionInfo | None] = {}
         problems: dict[str, str] = {}
         jobs: list[Job] = []
@@ -348,7 +373,7 @@ class Catalog:
 
         infos = [info for path in paths if (info := results.get(path)) is not None]
         self.problems.extend(ListingProblem(path, why) for path, why in problems.items())
-        infos.sort(key=_modified_key)
+        infos.sort(key=modified_key)
         return infos
 
     def _run_jobs(self, jobs: builtins.list[Job], job_bytes: int) -> Iterator[tuple[str, Outcome]]:
@@ -629,13 +654,6 @@ class Catalog:
         return self._retrying(lambda: index.build_index(self._db.conn(), deadline, batch))
 
 
-def _path_range(folder: str) -> tuple[str, str]:
-    """Bounds for the paths below ``folder``: every path that starts with ``folder/`` sorts
-    between ``folder/`` and ``folder0`` ("0" follows "/")."""
-    prefix = os.path.join(folder, "")
-    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
-
-
 def _at_depth(path: str, prefix: str, depth: int) -> bool:
     """Whether ``path`` is a .jsonl file ``depth`` levels below the folder ``prefix`` names."""
     rest = path[len(prefix) :]
@@ -664,20 +682,6 @@ def _resolve(path: str) -> str:
     return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
 
 
-def _by_mtime_then_name(
-    items: list[T],
-    mtime_of: Callable[[T], float],
-    path_of: Callable[[T], str] = lambda item: item,  # type: ignore[assignment,return-value]
-) -> list[T]:
-    """Paths (or rows) in the order pi's ``listAll`` reads them: mtime newest first, then the
-    base name by ``b.localeCompare(a)``, then the path (pi: readdir order). An unreadable
-    file's mtime counts as -infinity."""
-    out = sorted(items, key=path_of, reverse=True)
-    out.sort(key=lambda item: js_locale_key(os.path.basename(path_of(item))), reverse=True)
-    out.sort(key=mtime_of, reverse=True)
-    return out
-
-
 def _stat_all(paths: Iterable[str]) -> dict[str, os.stat_result]:
     """``os.stat`` of each path that has one (what the listing sorts by, and then compares with
     its cache)."""
@@ -689,8 +693,3 @@ def _stat_all(paths: Iterable[str]) -> dict[str, os.stat_result]:
             continue  # (its mtime counts as -infinity; the listing says why it is not listed)
         out[path] = st
     return out
-
-
-def _modified_key(info: SessionInfo) -> float:
-    m = info.modified
-    return math.inf if math.isnan(m) else -m

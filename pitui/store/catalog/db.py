@@ -24,6 +24,8 @@ __all__ = [
     "CatalogDB",
     "cache_dir_default",
     "info_from_row",
+    "path_range",
+    "rows_below",
     "rows_for",
     "rows_of",
     "scan_state",
@@ -267,6 +269,28 @@ def rows_for(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, tuple[
         for row in conn.execute(f"SELECT {ROW_COLS}, indexed FROM sessions WHERE path IN ({marks})", chunk):
             path = row[1]
             rows[path if type(path) is str else from_utf8(path)] = row
+    return rows
+
+
+def path_range(folder: str) -> tuple[str, str]:
+    """Bounds for the paths below ``folder``: every path that starts with ``folder/`` sorts
+    between ``folder/`` and ``folder0`` ("0" follows "/")."""
+    prefix = os.path.join(folder, "")
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+def rows_below(conn: sqlite3.Connection, prefix: str, upper: str, paths: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+    """:func:`rows_for` of ``paths``, all below one folder (``prefix`` .. ``upper``): one scan of
+    the path index instead of a lookup per path. Every row of that range is in the result, the
+    paths' and the others' (the rows a listing no longer found: see ``Catalog._forget_missing``).
+    A path stored as bytes (not UTF-8) sorts outside any text range: looked up one by one."""
+    rows: dict[str, tuple[Any, ...]] = {}
+    for row in conn.execute(f"SELECT {ROW_COLS}, indexed FROM sessions WHERE path >= ? AND path < ?", (prefix, upper)):
+        path = row[1]
+        rows[path if type(path) is str else from_utf8(path)] = row
+    odd = [path for path in paths if path not in rows and type(db_text(path)) is not str]
+    if odd:
+        rows.update(rows_for(conn, odd))
     return rows
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from pitui.store.js import MISSING, iso_ms, js_string
+from pitui.store.jsonl import prepare
 
 __all__ = [
     "NO_MESSAGES",
@@ -69,6 +70,16 @@ class SessionInfo:
         out["messageCount"] = self.message_count
         out["firstMessage"] = self.first_message
         return out
+
+    def prepared_json(self) -> dict[str, Any]:
+        """:meth:`to_json` ready for ``dumps(..., prepared=True)``: as it is when the id and the
+        parent path are strings (every file pi writes; the other fields are strings, null and
+        a count), else through :func:`~pitui.store.jsonl.prepare`."""
+        out = self.to_json()
+        if type(self.id) is str and (self.parent_session_path is None or type(self.parent_session_path) is str):
+            return out
+        prepared: dict[str, Any] = prepare(out)
+        return prepared
 
 
 @dataclass(slots=True)
