@@ -192,8 +192,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
                     cached = listing.cached(catalog, scope)
                     if cached and not worker.is_cancelled:
                         self._from_thread(self._loaded, scope, cached, None, listing.resolve(cached))
-                with tuning.gc_paused():  # thousands of rows and texts, no cycles among them
-                    infos, problems = listing.listed(catalog, scope, progress)
+                infos, problems = listing.listed(catalog, scope, progress)
         except Exception as error:  # a listing must never take the app down
             self._from_thread(self._load_failed, scope, f"{type(error).__name__}: {error}")
             return
