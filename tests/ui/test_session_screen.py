@@ -6,15 +6,17 @@ from __future__ import annotations
 import gc
 import html
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
 from helpers.apps import SIZE, demo_file, opened, static_text, view_app
-from helpers.pilot import until
+from helpers.pilot import screen_text, until
 from textual.command import CommandList
 
 from devkit.builder import entry, header, lines, msg, write
 from pitui.store.conversation import CompactionSummary, UserMessage
+from pitui.store.reader import Session
 from pitui.store.stats import session_preview
 from pitui.ui.format import format_cost, format_tokens, plural
 from pitui.ui.screens.help import HelpScreen, key_rows
@@ -103,6 +105,26 @@ async def test_the_session_read_is_kept_out_of_collections_while_it_is_shown(tmp
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, PickerScreen))
         assert gc.get_freeze_count() == 0
+
+
+async def test_while_the_session_is_read_the_pane_does_not_say_it_has_no_messages(tmp_path: Path, monkeypatch) -> None:
+    path = chain(tmp_path / "s.jsonl", ["alpha", "beta"])
+    release = threading.Event()
+    load = Session.load.__func__  # type: ignore[attr-defined]
+
+    def slow_load(cls: type[Session], *args: Any, **kwargs: Any) -> Session:
+        release.wait(10)
+        return load(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "load", classmethod(slow_load))
+    app = view_app(path, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "Reading the session" in static_text(app.screen, "#tree-status"))
+        await pilot.pause()
+        assert ConversationView.EMPTY not in screen_text(app)
+        release.set()
+        screen = await opened(pilot)
+        assert len(screen.query_one(ConversationView).items) == 2
 
 
 async def test_untrusted_text_is_shown_as_text(tmp_path: Path) -> None:

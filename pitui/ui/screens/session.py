@@ -120,6 +120,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         tree.waiting_for_rows = True
         tree.focus()
         self.query_one("#tree-status", Static).update(Text("Reading the session…", style="dim"))
+        self.query_one(ConversationView).empty_text = ""  # no path yet: not "no messages"
         self.call_after_refresh(self.load, self.start_entry)
         if self.app.watch_files:
             self.follow()
@@ -203,6 +204,9 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         else:  # read again: the undo history stays, it names entries of the same file
             self.editor.session = session
         self._items = items  # a path thread of the session read before keeps its own
+        view = self.query_one(ConversationView)
+        view.empty_text = ConversationView.EMPTY
+        view.refresh()
         self._shown_id, self._path_shown = object(), False
         if path is not None:
             self._shown_id, self._path_shown = model.selected_id, True

@@ -156,6 +156,7 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.show_thinking = show_thinking
+        self.empty_text = self.EMPTY  # what an empty pane says ("": nothing, while there is no path yet)
         self._blocks: list[Block] = []
         self._tops: list[int] = [0]  # the first row of each block, and the total at the end
         self._tops_stale = False
@@ -421,8 +422,8 @@ class ConversationView(OrderedKeys, ScrollView, can_focus=True, inherit_bindings
         row = round(self.scroll_y) + y
         tops = self._ensure_tops()
         base = self._base
-        if not self._blocks and y == 0:
-            text = Text(" " * GUTTER + self.EMPTY, base + self._style("conversation--meta"))
+        if not self._blocks and y == 0 and self.empty_text:
+            text = Text(" " * GUTTER + self.empty_text, base + self._style("conversation--meta"))
             return Strip(text.render(self.app.console), text.cell_len).crop_extend(0, width, base)
         if not self._blocks or row >= tops[-1]:
             return Strip.blank(width, base)
