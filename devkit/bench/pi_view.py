@@ -13,12 +13,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
-from devkit.bench.tmux import PaneGone, Tmux, tree_cpu
+from devkit.bench.tmux import PaneGone, Tmux, time_launches
 from devkit.env import Pi
 
 
@@ -75,39 +73,20 @@ def measure(
         )
         env.pop("LC_ALL", None)
         tmux = Tmux(size[0], size[1], env)
-        times: list[float] = []
-        cpus: list[float] = []
-        errors: list[str] = []
-        ready = _ready(project.resolve(), name)
         try:
-            for i in range(runs + 1):  # the first, untimed: pi's modules into the page cache
-                session, start = tmux.launch(project, [*pi.cli(), "--session", str(copy)], env)
-                try:
-                    pid = tmux.pane_pid(session)
-                    elapsed, _ = tmux.wait_for(session, ready, start, 0.005, timeout)
-                    pid = pid or tmux.pane_pid(session)  # none yet at launch, at times
-                    cpu = tree_cpu(pid) if pid else None
-                    if i:
-                        times.append(elapsed)
-                        if cpu is not None:
-                            cpus.append(cpu)
-                except (TimeoutError, PaneGone) as error:
-                    errors.append(str(error).strip().splitlines()[0])
-                finally:
-                    tmux.end(session, ("C-d",))
-                    time.sleep(0.3)
+            launches = time_launches(
+                tmux,
+                runs,
+                lambda i: tmux.launch(project, [*pi.cli(), "--session", str(copy)], env),
+                _ready(project.resolve(), name),
+                ("C-d",),
+                timeout,
+            )
         finally:
             tmux.close()
-        out: dict = {
-            "wall_s": round(statistics.median(times), 3) if times else None,
-            "runs_s": [round(t, 3) for t in times],
-            "cpu_s": round(statistics.median(cpus), 3) if cpus else None,
-            "command": "pi --session COPY",
-        }
+        out = launches.report("pi --session COPY")
         if copy.stat().st_size != size_before:
             out["pi_wrote_bytes"] = copy.stat().st_size - size_before
-        if errors:
-            out["errors"] = errors
         return out
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -12,12 +12,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
-from devkit.bench.tmux import PaneGone, Tmux, tree_cpu
+from devkit.bench.tmux import PaneGone, Tmux, time_launches
 
 # The tree's status line says "(row/rows)" and the pane's title "· N messages" once the first
 # screen is drawn; before, the status says "Reading the session…".
@@ -48,41 +46,19 @@ def measure(
         env = {k: v for k, v in env.items() if k not in ("TMUX", "TMUX_PANE")}
         env["HOME"] = str(work)  # no user config: the defaults, as a new user has them
         tmux = Tmux(size[0], size[1], env)
-        times: list[float] = []
-        cpus: list[float] = []
-        errors: list[str] = []
+
+        def launch(i: int) -> tuple[str, float]:
+            cache = work / ("cache" if reopen else f"cache-{i}")
+            return tmux.launch(work, [*argv, str(big)], {**env, "XDG_CACHE_HOME": str(cache)})
+
         try:
-            # The first launch, untimed: pitui's modules into the page cache (and, reopened,
-            # the session's index into the cache).
-            for i in range(runs + 1):
-                cache = work / ("cache" if reopen else f"cache-{i}")
-                name, start = tmux.launch(work, [*argv, str(big)], {**env, "XDG_CACHE_HOME": str(cache)})
-                try:
-                    pid = tmux.pane_pid(name)
-                    elapsed, _ = tmux.wait_for(name, _ready, start, 0.005, timeout)
-                    pid = pid or tmux.pane_pid(name)
-                    cpu = tree_cpu(pid) if pid else None
-                    if i:
-                        times.append(elapsed)
-                        if cpu is not None:
-                            cpus.append(cpu)
-                except (TimeoutError, PaneGone) as error:
-                    errors.append(str(error).strip().splitlines()[0])
-                finally:
-                    # (the index is written right after the first screen: given time to be)
-                    time.sleep(2.0 if reopen and not i else 0)
-                    tmux.end(name, ("C-q",))
-                    time.sleep(0.3)
+            # Reopened, the untimed first launch writes the session's index, right after its
+            # first screen: given time to.
+            launches = time_launches(
+                tmux, runs, launch, _ready, ("C-q",), timeout, linger=lambda i: 2.0 if reopen and not i else 0.0
+            )
         finally:
             tmux.close()
-        out: dict = {
-            "wall_s": round(statistics.median(times), 3) if times else None,
-            "runs_s": [round(t, 3) for t in times],
-            "cpu_s": round(statistics.median(cpus), 3) if cpus else None,
-            "command": " ".join([*(os.path.basename(a) for a in argv[:1]), *argv[1:], "FILE"]),
-        }
-        if errors:
-            out["errors"] = errors
-        return out
+        return launches.report(" ".join([*(os.path.basename(a) for a in argv[:1]), *argv[1:], "FILE"]))
     finally:
         shutil.rmtree(work, ignore_errors=True)

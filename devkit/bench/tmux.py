@@ -7,10 +7,12 @@ import contextlib
 import os
 import shlex
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -230,3 +232,57 @@ def tree_cpu(pid: int) -> float | None:
     for child in _descendants(pid, table):
         total += table[child][1] + table[child][2]
     return round(total, 3)
+
+
+@dataclass
+class Launches:
+    """The timed launches of one program: seconds to its ready screen, CPU seconds by then
+    (``/proc``), and the first line of what went wrong in the launches that failed."""
+
+    times: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def report(self, command: str) -> dict:
+        out: dict = {
+            "wall_s": round(statistics.median(self.times), 3) if self.times else None,
+            "runs_s": [round(t, 3) for t in self.times],
+            "cpu_s": round(statistics.median(self.cpus), 3) if self.cpus else None,
+            "command": command,
+        }
+        if self.errors:
+            out["errors"] = self.errors
+        return out
+
+
+def time_launches(
+    tmux: Tmux,
+    runs: int,
+    launch: Callable[[int], tuple[str, float]],
+    ready: Callable[[str], bool],
+    quit_keys: tuple[str, ...],
+    timeout: float,
+    linger: Callable[[int], float] = lambda i: 0.0,
+) -> Launches:
+    """``runs + 1`` launches (``launch(i)``: the session's name and the clock at launch), each
+    polled until ``ready``; the first is untimed (the program's files into the page cache).
+    ``linger(i)``: seconds to leave launch ``i`` running once ready, before ``quit_keys``."""
+    out = Launches()
+    for i in range(runs + 1):
+        name, start = launch(i)
+        try:
+            pid = tmux.pane_pid(name)
+            elapsed, _ = tmux.wait_for(name, ready, start, 0.005, timeout)
+            pid = pid or tmux.pane_pid(name)  # none yet at launch, at times
+            cpu = tree_cpu(pid) if pid else None
+            if i:
+                out.times.append(elapsed)
+                if cpu is not None:
+                    out.cpus.append(cpu)
+        except (TimeoutError, PaneGone) as error:
+            out.errors.append(str(error).strip().splitlines()[0])
+        finally:
+            time.sleep(linger(i))
+            tmux.end(name, quit_keys)
+            time.sleep(0.3)
+    return out
