@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -165,7 +166,12 @@ class SessionFields:
     """A session's fields as pi's ``matchSession`` compares them, lower-cased once (pi keeps
     the lower-cased message text per session too): ``name16`` and ``cwd16`` as UTF-16 units for
     fuzzy scores, ``messages`` (``allMessagesText.toLowerCase()``) for substring tests only.
-    The whitespace-collapsed forms phrase tokens need are made on first use."""
+    The whitespace-collapsed forms phrase tokens need are made on first use.
+
+    The messages are held as UTF-8 (lone surrogates as their three bytes): a Python string takes
+    four bytes a character once one character of it is beyond U+FFFF (an emoji), and a session's
+    text nearly always has one; its UTF-8 takes about one. A substring test on the bytes gives
+    what it gives on the text, as UTF-8 never matches inside a character."""
 
     __slots__ = ("_messages_norm", "_name_norm", "cwd", "cwd16", "id", "id_lower", "messages", "name", "name16")
 
@@ -176,24 +182,31 @@ class SessionFields:
         self.id_lower = js_lower(id_text)
         self.name16 = lowered_utf16(self.name)
         self.cwd16 = lowered_utf16(cwd)
-        self.messages = js_lower(messages_text)
+        self.messages = _utf8(js_lower(messages_text))
         self._name_norm: str | None = None
-        self._messages_norm: str | None = None
+        self._messages_norm: bytes | None = None
 
     @property
-    def chars(self) -> int:
-        """Characters held (for a cache's allowance)."""
-        return len(self.messages) + len(self._messages_norm or "") + len(self.name16) + len(self.cwd16)
+    def size(self) -> int:
+        """Bytes its texts take (for a cache's allowance): a string of n characters takes n, 2n
+        or 4n bytes by its widest character, so one emoji in a session makes its text four
+        times bigger than its count of characters."""
+        return sum(map(sys.getsizeof, (self.messages, self._messages_norm or b"", self.name16, self.cwd16)))
 
     def name_norm(self) -> str:
         if self._name_norm is None:
             self._name_norm = collapse_whitespace(self.name16)
         return self._name_norm
 
-    def messages_norm(self) -> str:
+    def messages_norm(self) -> bytes:
         if self._messages_norm is None:
-            self._messages_norm = collapse_whitespace(self.messages)
+            self._messages_norm = _utf8(collapse_whitespace(self.messages.decode("utf-8", "surrogatepass")))
         return self._messages_norm
+
+
+def _utf8(text: str) -> bytes:
+    """Text as :class:`SessionFields` holds the messages (and a needle looked for in them)."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def session_fields(session: Any, all_messages_text: str | None = None) -> SessionFields:
@@ -203,13 +216,14 @@ def session_fields(session: Any, all_messages_text: str | None = None) -> Sessio
     return SessionFields(js_string(session.id), None if name is MISSING else name, session.cwd, text or "")
 
 
-def _fuzzy_token(f: SessionFields, value: str, plain: str, low: str) -> float | None:
+def _fuzzy_token(f: SessionFields, value: str, plain: str, low: str, plain8: bytes) -> float | None:
     """pi's ``matchFuzzyToken``: a literal hit in the name (tier 0), else in the id, messages or
     cwd (tier 1), else the best scattered match over name and cwd (tier 2). ``plain``: the
-    token lower-cased (``js_lower``), ``low``: that as UTF-16 units (the form the fields hold)."""
+    token lower-cased (``js_lower``), ``low``: that as UTF-16 units (the form the fields hold),
+    ``plain8`` as UTF-8 (the messages' form)."""
     if low in f.name16:
         return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name16)[1]
-    if plain in f.id_lower or plain in f.messages or low in f.cwd16:
+    if plain in f.id_lower or plain8 in f.messages or low in f.cwd16:
         return TIER_TEXT * TIER_WEIGHT
     best: float | None = None
     for field in (f.name16, f.cwd16):
@@ -219,12 +233,12 @@ def _fuzzy_token(f: SessionFields, value: str, plain: str, low: str) -> float | 
     return None if best is None else TIER_FUZZY * TIER_WEIGHT + best
 
 
-def _phrase_token(f: SessionFields, phrase: str, low: str) -> float | None:
+def _phrase_token(f: SessionFields, phrase: str, low: str, phrase8: bytes) -> float | None:
     """pi's ``matchPhraseToken`` (``phrase`` already whitespace-collapsed and lower-cased,
-    ``low`` that as UTF-16 units)."""
+    ``low`` that as UTF-16 units, ``phrase8`` as UTF-8)."""
     if low in f.name_norm():
         return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name_norm())[1]
-    if phrase in f.id_lower or phrase in f.messages_norm() or low in collapse_whitespace(f.cwd16):
+    if phrase in f.id_lower or phrase8 in f.messages_norm() or low in collapse_whitespace(f.cwd16):
         return TIER_TEXT * TIER_WEIGHT
     return None
 
@@ -246,20 +260,21 @@ def token_scorer(parsed: ParsedQuery) -> Callable[[SessionFields], float | None]
     """pi 1.6.0's ``matchSession`` for a query of tokens, as a function of a session's fields:
     its score, or None when it does not match. The tokens are lower-cased once here, not once
     per session (a keystroke scores thousands)."""
-    steps: list[tuple[bool, str, str, str]] = []  # (phrase, lower-cased, as UTF-16, as typed)
+    # (phrase, lower-cased, as UTF-16, as typed, lower-cased as UTF-8)
+    steps: list[tuple[bool, str, str, str, bytes]] = []
     for token in parsed.tokens:
         if token.kind == "phrase":
             phrase = normalize_whitespace_lower(token.value)
             if phrase:  # pi skips a phrase of whitespace only
-                steps.append((True, phrase, utf16(phrase), token.value))
+                steps.append((True, phrase, utf16(phrase), token.value, _utf8(phrase)))
         else:
             plain = js_lower(token.value)
-            steps.append((False, plain, utf16(plain), token.value))
+            steps.append((False, plain, utf16(plain), token.value, _utf8(plain)))
 
     def score_of(f: SessionFields) -> float | None:
         total: float = 0
-        for phrase, plain, low, value in steps:
-            score = _phrase_token(f, plain, low) if phrase else _fuzzy_token(f, value, plain, low)
+        for phrase, plain, low, value, plain8 in steps:
+            score = _phrase_token(f, plain, low, plain8) if phrase else _fuzzy_token(f, value, plain, low, plain8)
             if score is None:
                 return None
             total += score

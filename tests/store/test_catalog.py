@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -646,6 +647,33 @@ def test_search_is_the_same_with_the_index_built_and_after_growth(tmp_path, cat)
         f.write(line(msg("n", "user", "now the node cve too", ts=2500)))
     assert sorted(h.info.id for h in cat.search('"node cve"')) == ["s1", "s2"]
     assert cat.stats["resumed"] == 1
+
+
+def test_the_search_text_allowance_counts_bytes_and_what_it_leaves_out_is_still_searched(tmp_path, cat):
+    """Lower-cased texts are held as UTF-8: one emoji would make a Python string of them take
+    four bytes a character. The allowance counts those bytes, and the sessions it cannot hold
+    are searched the same."""
+    from pitui.store.query import SessionFields
+
+    wide = "deploy the fix 🚀 " * 12000  # 204,000 characters
+    emoji = SessionFields("a", None, "/p", wide)
+    assert sys.getsizeof(wide) > 4 * len(wide)  # as a string: four bytes a character
+    assert len(wide) < emoji.size < 1.2 * len(wide)  # one emoji (four bytes) in 17 characters
+    assert b"the fix \xf0\x9f\x9a\x80" in emoji.messages
+    folder = search_corpus(tmp_path)
+    write(folder / "4.jsonl", header("s4", cwd="/srv/wide"), msg("w", "user", wide, ts=4000))
+    queries = ["deploy", '"the fix 🚀"', "brave", '"node cve"']
+    everything = {q: [h.info.id for h in cat.search(q)] for q in queries}
+    assert everything["deploy"] == ["s4"]
+    small = Catalog(cat.agent_dir, cache_dir=cat.cache_dir)
+    small.text_cache_bytes = 100_000  # room for the small sessions, not for the wide one
+    try:
+        assert {q: [h.info.id for h in small.search(q)] for q in queries} == everything
+        kept = small._search._fields_cache.values()
+        assert sorted(fields.id for _, fields, _ in kept) == ["s1", "s2", "s3"]  # not the wide one
+        assert small._search._cache_bytes == sum(size for _, _, size in kept) <= 100_000
+    finally:
+        small.close()
 
 
 def test_search_rejects_bad_regex(tmp_path, cat):

@@ -116,13 +116,13 @@ class Catalog:
         return self._db.path
 
     @property
-    def text_cache_chars(self) -> int:
+    def text_cache_bytes(self) -> int:
         """Characters of lower-cased search text kept in memory for searching, at most."""
-        return self._search.text_cache_chars
+        return self._search.text_cache_bytes
 
-    @text_cache_chars.setter
-    def text_cache_chars(self, value: int) -> None:
-        self._search.text_cache_chars = value
+    @text_cache_bytes.setter
+    def text_cache_bytes(self, value: int) -> None:
+        self._search.text_cache_bytes = value
 
     def close(self) -> None:
         if self.indexer is not None:

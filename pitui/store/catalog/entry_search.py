@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -59,8 +60,8 @@ __all__ = ["BATCH", "EntryHit", "EntryResults", "EntrySearch", "session_title"]
 
 # Sessions searched between two yields of results.
 BATCH = 48
-# Characters of session text kept in memory between searches, in all.
-TEXT_CACHE_CHARS = 192 << 20
+# Bytes of session text (and its lower-cased copy) kept in memory between searches, in all.
+TEXT_CACHE_BYTES = 160 << 20
 REGEX_SCORE = TIER_TEXT * TIER_WEIGHT  # pi's score of a regex found in the messages
 
 
@@ -122,7 +123,7 @@ class _Texts:
     """A session's stored messages: rows ``(offset, entry id, assistant, length, time)``, their
     texts joined by spaces, that lower-cased, and where each message starts in both."""
 
-    __slots__ = ("chars", "key", "lower", "rows", "same_length", "starts", "text")
+    __slots__ = ("key", "lower", "rows", "same_length", "size", "starts", "text")
 
     def __init__(self, key: tuple[int, int], rows: list[Any], text: str) -> None:
         self.key = key
@@ -138,7 +139,7 @@ class _Texts:
             starts.append(pos)
             pos += row[3] + 1
         self.starts = starts
-        self.chars = len(text) + len(self.lower)
+        self.size = sys.getsizeof(text) + sys.getsizeof(self.lower)  # (1 to 4 bytes a character)
 
     def message(self, i: int) -> str:
         start = self.starts[i]
@@ -147,13 +148,13 @@ class _Texts:
 
 class EntrySearch:
     """Entry search over a catalog's cache, with the session texts it read kept for the next
-    keystroke (up to ``text_cache_chars``). One search at a time per object."""
+    keystroke (up to ``text_cache_bytes``). One search at a time per object."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.text_cache_chars = TEXT_CACHE_CHARS
+        self.text_cache_bytes = TEXT_CACHE_BYTES
         self._texts: dict[str, _Texts] = {}
-        self._chars = 0
+        self._bytes = 0
 
     def search(
         self,
@@ -260,10 +261,10 @@ class EntrySearch:
         texts = _Texts(key, rows, text)
         if kept is not None:
             del self._texts[info.path]
-            self._chars -= kept.chars
-        if self._chars + texts.chars <= self.text_cache_chars:
+            self._bytes -= kept.size
+        if self._bytes + texts.size <= self.text_cache_bytes:
             self._texts[info.path] = texts
-            self._chars += texts.chars
+            self._bytes += texts.size
         return texts
 
     def _snippet(self, hit: EntryHit, parsed: ParsedQuery) -> None:

@@ -34,15 +34,16 @@ __all__ = [
     "SNIPPET_BEFORE",
     "SNIPPET_SOURCES",
     "SNIPPET_WIDTH",
-    "TEXT_CACHE_CHARS",
+    "TEXT_CACHE_BYTES",
     "WARM_UP_BATCH",
     "CatalogSearch",
     "cut_snippet",
 ]
 
-# Characters of lower-cased search text kept in memory, in all (a Python str of them takes one
-# to four bytes each).
-TEXT_CACHE_CHARS = 256 << 20
+# Bytes of lower-cased search text kept in memory, in all: the 2,000 sessions of the benchmark
+# (452 MB of files) take about 105 MB, the 10,000 (1.4 GB) about 300 MB, which is more than the
+# app should hold (those beyond are read from the cache at each search).
+TEXT_CACHE_BYTES = 160 << 20
 # Sessions whose lower-cased texts prepare_search makes at a time: a search that comes meanwhile
 # waits for one batch at most.
 WARM_UP_BATCH = 32
@@ -71,10 +72,10 @@ class CatalogSearch:
     remember between searches. Every method takes the catalog's open connection, under its lock."""
 
     def __init__(self) -> None:
-        self.text_cache_chars = TEXT_CACHE_CHARS
+        self.text_cache_bytes = TEXT_CACHE_BYTES
         # sid -> ((size, mtime_ns, id, name, cwd), lower-cased fields, characters counted)
         self._fields_cache: dict[int, tuple[tuple[int, int, Any, str | None, str], SessionFields, int]] = {}
-        self._cache_chars = 0
+        self._cache_bytes = 0
         self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
         # Per listed session (by identity; the object and its id, name and cwd kept to check
         # it): its lower-cased head (id, name, cwd) and id, which every keystroke looks in.
@@ -87,7 +88,7 @@ class CatalogSearch:
         self._narrowing.clear()
         self._heads.clear()
         self._fields_cache.clear()
-        self._cache_chars = 0
+        self._cache_bytes = 0
         self._snippet_sources.clear()
 
     def forget(self, sid: int) -> None:
@@ -95,12 +96,12 @@ class CatalogSearch:
         self._narrowing.clear()
         kept = self._fields_cache.pop(sid, None)
         if kept is not None:
-            self._cache_chars -= kept[2]
+            self._cache_bytes -= kept[2]
 
     @property
     def full(self) -> bool:
         """Whether the lower-cased texts kept use up their allowance."""
-        return self._cache_chars >= self.text_cache_chars
+        return self._cache_bytes >= self.text_cache_bytes
 
     def prepare(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> None:
         """Make the lower-cased texts of ``wanted`` (sid -> row) ahead of a search."""
@@ -185,7 +186,7 @@ class CatalogSearch:
 
     def _fields(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, SessionFields]:
         """Each wanted session's fields as pi's matching compares them (lower-cased), kept in
-        memory after the first search (up to ``text_cache_chars`` characters in all)."""
+        memory after the first search (up to ``text_cache_bytes`` in all)."""
         cache = self._fields_cache
         out: dict[int, SessionFields] = {}
         need: set[int] = set()
@@ -203,11 +204,11 @@ class CatalogSearch:
                 out[sid] = f
                 old = cache.pop(sid, None)
                 if old is not None:
-                    self._cache_chars -= old[2]
-                size = f.chars
-                if self._cache_chars + size <= self.text_cache_chars:
+                    self._cache_bytes -= old[2]
+                size = f.size
+                if self._cache_bytes + size <= self.text_cache_bytes:
                     cache[sid] = (_STAMP(info), f, size)
-                    self._cache_chars += size
+                    self._cache_bytes += size
         return out
 
     # -- snippets ---------------------------------------------------------------------------
