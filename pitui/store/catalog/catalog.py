@@ -117,7 +117,7 @@ class Catalog:
 
     @property
     def text_cache_bytes(self) -> int:
-        """Characters of lower-cased search text kept in memory for searching, at most."""
+        """Bytes of lower-cased search text kept in memory for searching, at most."""
         return self._search.text_cache_bytes
 
     @text_cache_bytes.setter

@@ -40,9 +40,9 @@ __all__ = [
     "cut_snippet",
 ]
 
-# Bytes of lower-cased search text kept in memory, in all: the 2,000 sessions of the benchmark
-# (452 MB of files) take about 105 MB, the 10,000 (1.4 GB) about 300 MB, which is more than the
-# app should hold (those beyond are read from the cache at each search).
+# Bytes of lower-cased search text kept in memory, in all (held as UTF-8: the 2,000 sessions of
+# the benchmark, 452 MB of files, take about 28 MB, the 10,000, 1.4 GB, about 84 MB); the
+# sessions beyond it are read from the cache at each search.
 TEXT_CACHE_BYTES = 160 << 20
 # Sessions whose lower-cased texts prepare_search makes at a time: a search that comes meanwhile
 # waits for one batch at most.
