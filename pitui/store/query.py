@@ -216,31 +216,45 @@ def session_fields(session: Any, all_messages_text: str | None = None) -> Sessio
     return SessionFields(js_string(session.id), None if name is MISSING else name, session.cwd, text or "")
 
 
-def _fuzzy_token(f: SessionFields, value: str, plain: str, low: str, plain8: bytes) -> float | None:
-    """pi's ``matchFuzzyToken``: a literal hit in the name (tier 0), else in the id, messages or
-    cwd (tier 1), else the best scattered match over name and cwd (tier 2). ``plain``: the
-    token lower-cased (``js_lower``), ``low``: that as UTF-16 units (the form the fields hold),
-    ``plain8`` as UTF-8 (the messages' form)."""
-    if low in f.name16:
-        return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name16)[1]
-    if plain in f.id_lower or plain8 in f.messages or low in f.cwd16:
-        return TIER_TEXT * TIER_WEIGHT
-    best: float | None = None
-    for field in (f.name16, f.cwd16):
-        ok, score = fuzzy_lowered(value, field)
-        if ok and (best is None or score < best):
-            best = score
-    return None if best is None else TIER_FUZZY * TIER_WEIGHT + best
+def _fuzzy_token(value: str) -> Callable[[SessionFields], float | None]:
+    """pi's ``matchFuzzyToken`` for the token ``value`` (as typed), as a function of a
+    session's fields: a literal hit in the name (tier 0), else in the id, messages or cwd (tier
+    1), else the best scattered match over name and cwd (tier 2). The token is lower-cased here
+    once, in each form the fields hold: ``js_lower`` (the id), UTF-16 units (name and cwd),
+    UTF-8 (the messages)."""
+    plain = js_lower(value)
+    low = utf16(plain)
+    plain8 = _utf8(plain)
+
+    def score(f: SessionFields) -> float | None:
+        if low in f.name16:
+            return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name16)[1]
+        if plain in f.id_lower or plain8 in f.messages or low in f.cwd16:
+            return TIER_TEXT * TIER_WEIGHT
+        best: float | None = None
+        for field in (f.name16, f.cwd16):
+            ok, score = fuzzy_lowered(value, field)
+            if ok and (best is None or score < best):
+                best = score
+        return None if best is None else TIER_FUZZY * TIER_WEIGHT + best
+
+    return score
 
 
-def _phrase_token(f: SessionFields, phrase: str, low: str, phrase8: bytes) -> float | None:
-    """pi's ``matchPhraseToken`` (``phrase`` already whitespace-collapsed and lower-cased,
-    ``low`` that as UTF-16 units, ``phrase8`` as UTF-8)."""
-    if low in f.name_norm():
-        return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name_norm())[1]
-    if phrase in f.id_lower or phrase8 in f.messages_norm() or low in collapse_whitespace(f.cwd16):
-        return TIER_TEXT * TIER_WEIGHT
-    return None
+def _phrase_token(phrase: str) -> Callable[[SessionFields], float | None]:
+    """pi's ``matchPhraseToken`` for ``phrase`` (already whitespace-collapsed and lower-cased),
+    as a function of a session's fields."""
+    low = utf16(phrase)
+    phrase8 = _utf8(phrase)
+
+    def score(f: SessionFields) -> float | None:
+        if low in f.name_norm():
+            return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name_norm())[1]
+        if phrase in f.id_lower or phrase8 in f.messages_norm() or low in collapse_whitespace(f.cwd16):
+            return TIER_TEXT * TIER_WEIGHT
+        return None
+
+    return score
 
 
 def _regex(f: SessionFields, regex: re.Pattern[str], messages_text: str) -> float | None:
@@ -260,21 +274,21 @@ def token_scorer(parsed: ParsedQuery) -> Callable[[SessionFields], float | None]
     """pi 1.6.0's ``matchSession`` for a query of tokens, as a function of a session's fields:
     its score, or None when it does not match. The tokens are lower-cased once here, not once
     per session (a keystroke scores thousands)."""
-    # (phrase, lower-cased, as UTF-16, as typed, lower-cased as UTF-8)
-    steps: list[tuple[bool, str, str, str, bytes]] = []
+    steps: list[Callable[[SessionFields], float | None]] = []
     for token in parsed.tokens:
         if token.kind == "phrase":
             phrase = normalize_whitespace_lower(token.value)
             if phrase:  # pi skips a phrase of whitespace only
-                steps.append((True, phrase, utf16(phrase), token.value, _utf8(phrase)))
+                steps.append(_phrase_token(phrase))
         else:
-            plain = js_lower(token.value)
-            steps.append((False, plain, utf16(plain), token.value, _utf8(plain)))
+            steps.append(_fuzzy_token(token.value))
+    if len(steps) == 1:
+        return steps[0]  # (most queries, and every keystroke of the first word)
 
     def score_of(f: SessionFields) -> float | None:
         total: float = 0
-        for phrase, plain, low, value, plain8 in steps:
-            score = _phrase_token(f, plain, low, plain8) if phrase else _fuzzy_token(f, value, plain, low, plain8)
+        for step in steps:
+            score = step(f)
             if score is None:
                 return None
             total += score
@@ -357,10 +371,18 @@ def order_indexes(scores: Sequence[float], sessions: Sequence[Any], mode: SortMo
         return order
     # By score, then newest first, then in the listing's order: two stable sorts on plain
     # numbers (the second key first), which make no key tuple per match.
-    newest = [-_modified(s) for s in sessions]
+    times = [s.modified for s in sessions]
+    if set(map(type, times)) <= _FLOAT:  # (listed sessions: NaN only out of Date's range)
+        newest = [_INFINITY if m != m else -m for m in times]
+    else:
+        newest = [-_modified(s) for s in sessions]
     order.sort(key=newest.__getitem__)
     order.sort(key=scores.__getitem__)
     return order
+
+
+_FLOAT = frozenset({float})
+_INFINITY = float("inf")
 
 
 def _modified(session: Any) -> float:

@@ -287,3 +287,12 @@ def test_order_matches_sorts_by_score_then_newest_keeping_ties_in_order():
     scored = [(items[0], 1.5), (items[1], 1.5), (items[2], 1.5), (items[3], 0.0), (items[4], 1.5)]
     assert [s.id for s in order_matches(scored, "relevance")] == ["d", "b", "c", "e", "a"]
     assert [s.id for s in order_matches(scored, "recent")] == ["a", "b", "c", "d", "e"]
+
+
+def test_order_matches_puts_an_invalid_time_last_among_ties_when_every_time_is_a_float():
+    # (every listed session's time is a float: the order is then made without a call per match)
+    items = [S("a", modified=1.0), S("b", modified=float("nan")), S("c", modified=3.0), S("d", modified=-5.0)]
+    scored = [(item, 1.0) for item in items]
+    assert [s.id for s in order_matches(scored, "relevance")] == ["c", "a", "d", "b"]
+    mixed = [(S("e", modified=2), 1.0), *scored]
+    assert [s.id for s in order_matches(mixed, "relevance")] == ["c", "e", "a", "d", "b"]

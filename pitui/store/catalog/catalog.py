@@ -542,27 +542,30 @@ class Catalog:
         else:
             items = list(scope)
             want = [item for item in items if isinstance(item, str)]
-            by_path = {info.path: info for info in self._list_paths(want, None)} if want else {}
-            listed = [by_path.get(item) if isinstance(item, str) else item for item in items]
-            infos = [info for info in listed if info is not None]
+            if want:
+                by_path = {info.path: info for info in self._list_paths(want, None)}
+                listed = [by_path.get(item) if isinstance(item, str) else item for item in items]
+                infos = [info for info in listed if info is not None]
+            else:
+                infos = items  # type: ignore[assignment]  # (rows listed already: every keystroke)
         if name_filter == "named":
             infos = [info for info in infos if has_session_name(info)]
         if parsed.empty:
             return [SearchHit(info, 0) for info in infos]
         found, scores, sids = self._retrying(lambda: self._match(infos, parsed, cancelled))
-        hits = []
-        for n, i in enumerate(order_indexes(scores, found, mode)):
+        order = order_indexes(scores, found, mode)
+        hits = list(map(SearchHit, map(found.__getitem__, order), map(scores.__getitem__, order)))
+        for hit, i in zip(hits[:snippets] if snippets is not None else hits, order, strict=False):
             sid = sids[i]
-            hit = SearchHit(found[i], scores[i])
-            if sid is not None and (snippets is None or n < snippets):
-                if cancelled is not None and cancelled():
-                    raise SearchCancelled
+            if sid is None:
+                continue
+            if cancelled is not None and cancelled():
+                raise SearchCancelled
 
-                def fill(hit: SearchHit = hit, sid: int = sid) -> None:
-                    self._search.snippet(self._db.conn(), hit, sid, parsed)
+            def fill(hit: SearchHit = hit, sid: int = sid) -> None:
+                self._search.snippet(self._db.conn(), hit, sid, parsed)
 
-                self._retrying(fill)
-            hits.append(hit)
+            self._retrying(fill)
         return hits
 
     def snippet(self, hit: SearchHit, query: str) -> SearchHit:

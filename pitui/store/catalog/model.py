@@ -3,8 +3,8 @@ the stored text rows a search and a snippet read."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from pitui.store.js import MISSING, iso_ms, js_string
@@ -103,7 +103,7 @@ class SearchHit:
     info: SessionInfo
     score: float
     snippet: str = ""
-    spans: list[tuple[int, int]] = field(default_factory=list)
+    spans: Sequence[tuple[int, int]] = ()  # (none until a snippet is filled in)
     field: str = ""
     entry_id: str | None = None
     role: str | None = None

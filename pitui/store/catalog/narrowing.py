@@ -40,7 +40,8 @@ KEPT_SEARCHES = 8
 
 # What a session's match depends on besides the query: its cache row, then its size, mtime, id,
 # name and cwd.
-SessionKey = tuple[int | None, tuple[int, int, Any, str | None, str]]
+Stamp = tuple[int, int, Any, str | None, str]
+SessionKey = tuple[int | None, Stamp]
 _STAMP = attrgetter("size", "mtime_ns", "id", "name", "cwd")
 _PATH = attrgetter("path")
 
@@ -69,20 +70,21 @@ def refines(new: ParsedQuery, old: ParsedQuery) -> bool:
 
 
 class Seen:
-    """One complete search: the path and key of every session it tried or ruled out, in the
-    order it was given them, and the paths of those that matched."""
+    """One complete search: the path, sid and stamp of every session it tried or ruled out, in
+    the order it was given them, and the paths of those that matched."""
 
-    __slots__ = ("_by_path", "keys", "matched", "paths")
+    __slots__ = ("_by_path", "matched", "paths", "sids", "stamps")
 
-    def __init__(self, paths: list[str], keys: list[SessionKey]) -> None:
+    def __init__(self, paths: list[str], sids: list[int | None], stamps: list[Stamp]) -> None:
         self.paths = paths
-        self.keys = keys
+        self.sids = sids
+        self.stamps = stamps
         self.matched: set[str] = set()
         self._by_path: dict[str, SessionKey] | None = None
 
     def key_of(self, path: str) -> SessionKey | None:
         if self._by_path is None:
-            self._by_path = dict(zip(self.paths, self.keys, strict=True))
+            self._by_path = dict(zip(self.paths, zip(self.sids, self.stamps, strict=True), strict=True))
         return self._by_path.get(path)
 
 
@@ -115,19 +117,22 @@ def narrowed(infos: list[SessionInfo], sids: dict[str, int], base: Seen | None) 
     """The sessions of ``infos`` that can still match, given ``base``: those it found, and those
     it did not see as they are now (in ``infos``' order); and a :class:`Seen` with the keys of
     every session of ``infos``, for the caller to fill in with its matches."""
-    # Every keystroke does this for every listed session: in loops that run in C.
+    # Every keystroke does this for every listed session: in loops that run in C, making one
+    # tuple per session (a keystroke's garbage is collected while the user waits for its rows).
     paths = list(map(_PATH, infos))
-    keys = list(zip(map(sids.get, paths), map(_STAMP, infos), strict=True))
-    seen = Seen(paths, keys)
+    row_sids = list(map(sids.get, paths))
+    stamps = list(map(_STAMP, infos))
+    seen = Seen(paths, row_sids, stamps)
     if base is None:
         return list(infos), seen
     matched = base.matched
     if paths == base.paths:  # the same sessions as before, in the same order: compare in step
-        again = map(or_, map(matched.__contains__, paths), map(ne, keys, base.keys))
+        changed = map(or_, map(ne, row_sids, base.sids), map(ne, stamps, base.stamps))
+        again = map(or_, map(matched.__contains__, paths), changed)
         return list(compress(infos, again)), seen
     pool = [
         info
-        for info, path, key in zip(infos, paths, keys, strict=True)
+        for info, path, key in zip(infos, paths, zip(row_sids, stamps, strict=True), strict=True)
         if path in matched or base.key_of(path) != key  # found before, or not seen as it is
     ]
     return pool, seen

@@ -12,7 +12,8 @@ import sqlite3
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, is_not
 from typing import Any
 
 from pitui.store.catalog.db import stored_text, texts
@@ -48,9 +49,9 @@ TEXT_CACHE_BYTES = 160 << 20
 # waits for one batch at most.
 WARM_UP_BATCH = 32
 # Ask ``cancelled()`` once every 32 sessions for a regex (slow on each text) and every 128 for
-# tokens (fast): often enough to stop soon, rarely enough to cost nothing. Masks for ``n & mask``.
+# tokens (fast, scored a batch at a time): often enough to stop soon, rarely enough to cost nothing.
 REGEX_CANCEL_MASK = 31
-TOKEN_CANCEL_MASK = 127
+TOKEN_BATCH = 128
 # The full-text index is asked only when more sessions than this are left to try (after an earlier
 # search narrowed them): fewer are matched sooner than the index answers.
 PREFILTER_ABOVE = 256
@@ -64,6 +65,7 @@ SNIPPET_WIDTH = 120
 
 # What a session's lower-cased fields depend on besides its cache row.
 _STAMP = attrgetter("size", "mtime_ns", "id", "name", "cwd")
+_PATH = attrgetter("path")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -103,10 +105,6 @@ class CatalogSearch:
         """Whether the lower-cased texts kept use up their allowance."""
         return self._cache_bytes >= self.text_cache_bytes
 
-    def prepare(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> None:
-        """Make the lower-cased texts of ``wanted`` (sid -> row) ahead of a search."""
-        self._fields(conn, wanted)
-
     def match(
         self,
         conn: sqlite3.Connection,
@@ -134,11 +132,11 @@ class CatalogSearch:
                 self._heads.clear()
             candidates = prefilter(conn, chunks, pool, sids, elsewhere, self._head)
             pool = [info for info in pool if info.path in candidates]
-        wanted = {sids[info.path]: info for info in pool if info.path in sids}
         found: list[SessionInfo] = []
         scores: list[float] = []
         found_sids: list[int | None] = []
         if regex:
+            wanted = {sids[info.path]: info for info in pool if info.path in sids}
             by_sid = texts(conn, set(wanted))
             for n, info in enumerate(pool):
                 if cancelled is not None and not n & REGEX_CANCEL_MASK and cancelled():
@@ -151,23 +149,21 @@ class CatalogSearch:
                     scores.append(result.score)
                     found_sids.append(sid)
             return found, scores, found_sids
-        fields = self._fields(conn, wanted)
+        # Every keystroke scores every session left: in batches mapped in C, not a loop here.
+        pool_sids = list(map(sids.get, map(_PATH, pool)))
+        fields = self._fields_of(conn, pool, pool_sids)
         score_of = token_scorer(parsed)
-        matched = seen.matched if seen is not None else set()
-        for n, info in enumerate(pool):
-            if cancelled is not None and not n & TOKEN_CANCEL_MASK and cancelled():
+        every: list[float | None] = []
+        for start in range(0, len(pool), TOKEN_BATCH):
+            if cancelled is not None and cancelled():
                 raise SearchCancelled
-            sid = sids.get(info.path)
-            f = fields.get(sid) if sid is not None else None
-            if f is None:
-                f = SessionFields(info.id_text, info.name, info.cwd, "")
-            score = score_of(f)
-            if score is not None:
-                found.append(info)
-                scores.append(score)
-                found_sids.append(sid)
-                matched.add(info.path)
+            every += map(score_of, fields[start : start + TOKEN_BATCH])
+        hit = list(compress(range(len(pool)), map(is_not, every, repeat(None))))
+        found = list(map(pool.__getitem__, hit))
+        scores = list(map(every.__getitem__, hit))  # type: ignore[arg-type]
+        found_sids = list(map(pool_sids.__getitem__, hit))
         if seen is not None:
+            seen.matched.update(map(_PATH, found))
             self._narrowing.keep(parsed, seen)
         return found, scores, found_sids
 
@@ -184,32 +180,44 @@ class CatalogSearch:
     def _id_lower(self, info: SessionInfo) -> str:
         return self._kept_head(info)[2]
 
-    def _fields(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> dict[int, SessionFields]:
-        """Each wanted session's fields as pi's matching compares them (lower-cased), kept in
-        memory after the first search (up to ``text_cache_bytes`` in all)."""
+    def prepare(self, conn: sqlite3.Connection, wanted: dict[int, SessionInfo]) -> None:
+        """Make the lower-cased texts of ``wanted`` (sid -> row) ahead of a search."""
+        infos = list(wanted.values())
+        self._fields_of(conn, infos, list(wanted))
+
+    def _fields_of(
+        self, conn: sqlite3.Connection, infos: list[SessionInfo], sids: list[int | None]
+    ) -> list[SessionFields]:
+        """Each session's fields as pi's matching compares them (lower-cased), in the order of
+        ``infos`` (``sids``: their sids, None for a session not in the cache, which then has no
+        messages). Kept in memory after the first search (up to ``text_cache_bytes`` in all)."""
         cache = self._fields_cache
-        out: dict[int, SessionFields] = {}
-        need: set[int] = set()
-        get = cache.get
-        for sid, info in wanted.items():
-            entry = get(sid)
-            if entry is not None and entry[0] == _STAMP(info):
-                out[sid] = entry[1]
-            else:
-                need.add(sid)
+        kept = list(map(cache.get, sids))  # type: ignore[arg-type]  # (None: no such sid)
+        out: list[SessionFields | None] = [
+            entry[1] if entry is not None and entry[0] == stamp else None
+            for entry, stamp in zip(kept, map(_STAMP, infos), strict=True)
+        ]
+        if None not in out:
+            return out  # type: ignore[return-value]
+        need = {sid: info for sid, info, f in zip(sids, infos, out, strict=True) if f is None and sid is not None}
+        made: dict[int, SessionFields] = {}
         if need:
-            for sid, text in texts(conn, need).items():
-                info = wanted[sid]
-                f = SessionFields(info.id_text, info.name, info.cwd, text)
-                out[sid] = f
+            for sid, text in texts(conn, set(need)).items():
+                info = need[sid]
+                fields = made[sid] = SessionFields(info.id_text, info.name, info.cwd, text)
                 old = cache.pop(sid, None)
                 if old is not None:
                     self._cache_bytes -= old[2]
-                size = f.size
+                size = fields.size
                 if self._cache_bytes + size <= self.text_cache_bytes:
-                    cache[sid] = (_STAMP(info), f, size)
+                    cache[sid] = (_STAMP(info), fields, size)
                     self._cache_bytes += size
-        return out
+        for n, f in enumerate(out):
+            if f is None:
+                row, info = sids[n], infos[n]
+                got = made.get(row) if row is not None else None
+                out[n] = got if got is not None else SessionFields(info.id_text, info.name, info.cwd, "")
+        return out  # type: ignore[return-value]
 
     # -- snippets ---------------------------------------------------------------------------
 
