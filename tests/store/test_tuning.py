@@ -90,3 +90,18 @@ def test_helpers_that_cannot_start_are_no_error(tmp_path: Path) -> None:
         timeout=60,
     )
     assert (done.returncode, done.stdout.strip()) == (0, "started"), done.stderr
+
+
+def test_a_freeze_after_a_collection_keeps_no_garbage_back() -> None:
+    class Node:
+        pass
+
+    node = Node()
+    node.loop = node  # type: ignore[attr-defined]  # a cycle: only the collector frees it
+    gone = weakref.ref(node)
+    del node
+    tuning.freeze_heap(collect=True)
+    try:
+        assert gone() is None
+    finally:
+        tuning.thaw_heap()

@@ -210,6 +210,10 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
 
         with contextlib.suppress(Exception):  # only a head start: a search does this itself
             self.catalog.prepare_search(infos, cancelled=cancelled)
+        if not worker.is_cancelled:
+            # The listing and its texts stay as they are until the next listing: out of the
+            # collector's walks, which would otherwise go through them every few keystrokes.
+            tuning.freeze_heap(collect=True)
 
     def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run ``callback`` on the UI thread, unless the app is gone or the worker cancelled."""
@@ -239,8 +243,10 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
     def _loaded(
         self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, found: Resolved
     ) -> None:
-        self.listing.loaded(scope, infos, problems, found)
         if problems is not None:  # the full listing, not the cached rows
+            tuning.thaw_heap()  # the rows it replaces go (frozen again once its texts are made)
+        self.listing.loaded(scope, infos, problems, found)
+        if problems is not None:
             self._finish_load(scope)
             self._prepare_search(infos)
         if scope == self.scope:
