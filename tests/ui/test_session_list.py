@@ -292,3 +292,30 @@ async def test_thousands_of_rows_render_only_what_is_seen():
         await pilot.pause()
         assert any(line.startswith("› session 4321") for line in lines_of(widget))
         assert len(widget._lines) <= 2 * widget.scrollable_content_region.height
+
+
+async def test_the_scrollbar_is_drawn_again_only_when_its_thumb_moves(monkeypatch):
+    # A search keystroke changes the count of rows; over thousands of them the thumb seldom moves.
+    from textual.scrollbar import ScrollBar
+
+    app = ListApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        widget = app.query_one(SessionList)
+        widget.set_rows([ListRow(info(f"/{i}", first=f"session {i}")) for i in range(2000)])
+        await pilot.pause()
+        bar = widget.vertical_scrollbar
+        drawn: list[int] = []
+        refresh = ScrollBar.refresh
+
+        def counted(self: ScrollBar, *args: Any, **kwargs: Any) -> Any:
+            drawn.append(self.window_virtual_size)
+            return refresh(self, *args, **kwargs)
+
+        monkeypatch.setattr(ScrollBar, "refresh", counted)
+        widget.set_rows([ListRow(info(f"/{i}", first=f"session {i}")) for i in range(1900)])
+        await pilot.pause()
+        assert drawn == [] and bar.window_virtual_size == 1900  # the same one-cell thumb at the top
+        widget.set_rows([ListRow(info(f"/{i}", first=f"session {i}")) for i in range(40)])
+        await pilot.pause()
+        assert drawn and bar.window_virtual_size == 40  # a thumb half the bar: drawn again
+        assert widget.max_scroll_y == 40 - widget.scrollable_content_region.height

@@ -25,6 +25,7 @@ from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -325,6 +326,22 @@ class SessionList(ScrollView, can_focus=False):
             else:
                 self.virtual_size = size
         self.refresh()
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        """Widget's, but the scrollbar is drawn again only when what it shows changes: each search
+        keystroke changes the count of rows, which seldom moves the thumb (one cell over
+        thousands of rows), and drawing the bar is about 1.5 ms of the key's frame."""
+        shown = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
+        self._refresh_scrollbars()
+        if shown == (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) == (True, False):
+            bar = self.vertical_scrollbar
+            window = self.container_size.height - self.scrollbar_size_horizontal
+            if tree_paint.same_thumb(bar, bar.position, virtual_size.height, window):
+                bar.set_reactive(ScrollBar.window_virtual_size, virtual_size.height)
+                bar.set_reactive(ScrollBar.window_size, window)
+                self.scroll_y = self.validate_scroll_y(self.scroll_y)
+                return
+        super()._scroll_update(virtual_size)
 
     def _announce(self) -> None:
         row = self.selected

@@ -12,7 +12,8 @@ that small (``devkit/bench/view_bench.py``, ``actions.cursor``):
   hatch): that cache keys its lines by screen line, and a scroll changes every one, so it
   would copy and filter every line anew.
 * :func:`same_thumb`: the scrollbar is drawn again only when its thumb moves on screen, which
-  in a session of thousands of rows is once every few hundred rows, not every step.
+  in a session of thousands of rows is once every few hundred rows, not every step (and in the
+  picker's list, whose rows a search keystroke changes, only when their count moves it).
 """
 
 from __future__ import annotations
@@ -148,13 +149,13 @@ def plain_lines(widget: Widget, crop: Region, render_line: Callable[[int], Strip
     return strips
 
 
-def _thumb(bar: ScrollBar, position: float) -> tuple[float, ...]:
-    """What a vertical scrollbar's drawing depends on, for ``position``: Textual's
-    ``ScrollBarRender.render_bar`` draws the thumb from these two numbers (in eighths of a
-    cell), the bar's size and its colours."""
+def _thumb(bar: ScrollBar, position: float, virtual_size: float, window_size: float) -> tuple[float, ...]:
+    """What a vertical scrollbar's drawing depends on, for ``position`` in a window of
+    ``window_size`` rows over ``virtual_size``: Textual's ``ScrollBarRender.render_bar`` draws
+    the thumb from these two numbers (in eighths of a cell), the bar's size and its colours."""
     size = bar.size.height
-    virtual = ceil(bar.window_virtual_size)
-    window = ceil(bar.window_size if bar.window_size < bar.window_virtual_size else 0)
+    virtual = ceil(virtual_size)
+    window = ceil(window_size if window_size < virtual_size else 0)
     if not (window and size and virtual and size != virtual):
         return (size,)
     thumb = max(1, window / (virtual / size))
@@ -163,9 +164,15 @@ def _thumb(bar: ScrollBar, position: float) -> tuple[float, ...]:
     return (size, start, start + ceil(thumb * bars))
 
 
-def same_thumb(bar: ScrollBar, position: float) -> bool:
-    """Whether ``bar`` at ``position`` draws exactly what it draws now (its own renderer only:
-    a replaced one may draw anything)."""
+def same_thumb(
+    bar: ScrollBar, position: float, virtual_size: float | None = None, window_size: float | None = None
+) -> bool:
+    """Whether ``bar`` at ``position`` (over ``virtual_size`` rows, in a window of
+    ``window_size``: by default its own) draws exactly what it draws now (its own renderer
+    only: a replaced one may draw anything)."""
     if bar.renderer is not ScrollBarRender or bar.grabbed:
         return False
-    return _thumb(bar, bar.position) == _thumb(bar, bar.validate_position(position))
+    virtual = bar.window_virtual_size if virtual_size is None else virtual_size
+    window = bar.window_size if window_size is None else window_size
+    now = _thumb(bar, bar.position, bar.window_virtual_size, bar.window_size)
+    return now == _thumb(bar, bar.validate_position(position), virtual, window)
