@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import html
 import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -92,9 +93,21 @@ async def test_escape_goes_back_to_the_picker_and_search_first_clears(tmp_path: 
         await until(pilot, lambda: isinstance(app.screen, PickerScreen))
 
 
-async def test_the_session_read_is_kept_out_of_collections_while_it_is_shown(tmp_path: Path) -> None:
+async def test_the_session_read_is_kept_out_of_collections_while_it_is_shown(tmp_path: Path, monkeypatch) -> None:
     """The view freezes the heap after its read (the entries are not walked by the collector);
-    leaving it gives them back, so that a closed session can be freed."""
+    leaving it gives them back, so that a closed session can be freed. (The picker it goes back
+    to freezes its own listing later, after a collection.)"""
+    from pitui.store import tuning
+
+    thaw = tuning.thaw_heap
+    thawed: list[str] = []
+
+    def recorded() -> None:
+        caller = sys._getframe(1).f_code
+        thawed.append(f"{caller.co_filename.rpartition('/')[2]}:{caller.co_name}")
+        thaw()
+
+    monkeypatch.setattr(tuning, "thaw_heap", recorded)
     path = chain(tmp_path / "s.jsonl", ["alpha", "beta"])
     app = view_app(path, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -102,9 +115,10 @@ async def test_the_session_read_is_kept_out_of_collections_while_it_is_shown(tmp
         entry = screen.session.entries[-1]
         assert gc.get_freeze_count() > 0
         assert not gc.is_tracked(entry) or all(entry is not o for o in gc.get_objects())
+        thawed.clear()
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, PickerScreen))
-        assert gc.get_freeze_count() == 0
+        await until(pilot, lambda: "session.py:on_unmount" in thawed)  # given back as the view closed
+        assert isinstance(app.screen, PickerScreen)
 
 
 async def test_while_the_session_is_read_the_pane_does_not_say_it_has_no_messages(tmp_path: Path, monkeypatch) -> None:
