@@ -16,6 +16,7 @@ from helpers.apps import (
     demo_app,
     header_lines,
     listing,
+    opened,
     picker,
     picker_app,
     row_lines,
@@ -339,5 +340,15 @@ async def test_the_listing_is_kept_out_of_collections_until_the_next_listing(tmp
             picker(app)._request_load("current")
             await until(pilot, lambda: len(listing(app).rows) == 6 and calls.count("freeze, collected") == 2)
             assert calls == ["thaw", "freeze, collected", "thaw", "freeze, collected"]
+            # Under a session view the heap is the view's: a listing then leaves it alone (a
+            # collection would walk the view's session).
+            await pilot.press("enter")
+            await opened(pilot)
+            calls.clear()
+            session(folder, "newest", "One more session", n=110)
+            picker(app)._request_load("current")
+            await until(pilot, lambda: len(listing(app).rows) == 7)
+            await app.workers.wait_for_complete()
+            assert calls == []
     finally:
         thaw()

@@ -210,9 +210,11 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
 
         with contextlib.suppress(Exception):  # only a head start: a search does this itself
             self.catalog.prepare_search(infos, cancelled=cancelled)
-        if not worker.is_cancelled:
+        if not worker.is_cancelled and self.is_active:
             # The listing and its texts stay as they are until the next listing: out of the
             # collector's walks, which would otherwise go through them every few keystrokes.
+            # (Not under a session view: it keeps its own session frozen, and a collection now
+            # would walk that session's entries.)
             tuning.freeze_heap(collect=True)
 
     def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
@@ -243,7 +245,7 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
     def _loaded(
         self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, found: Resolved
     ) -> None:
-        if problems is not None:  # the full listing, not the cached rows
+        if problems is not None and self.is_active:  # the full listing, not the cached rows
             tuning.thaw_heap()  # the rows it replaces go (frozen again once its texts are made)
         self.listing.loaded(scope, infos, problems, found)
         if problems is not None:
