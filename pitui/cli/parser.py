@@ -243,8 +243,11 @@ def _common_options(suppress: bool) -> argparse.ArgumentParser:
     return options
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """``pitui COMMAND ...``: the parser of the commands (``args.command`` names the one given)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """``pitui COMMAND ...``: the parser of the commands (``args.command`` names the one given).
+    ``only``: of that command alone, which is all a command line needs (argparse's every
+    parser and option looks up its messages' translations on disk: the whole parser was a
+    fifth of a warm ``pitui ls``)."""
     common = _common_options(suppress=True)
     parser = argparse.ArgumentParser(
         prog="pitui",
@@ -256,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, command in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         p = sub.add_parser(
             name,
             parents=[common],
@@ -308,4 +313,11 @@ def first_positional(argv: Sequence[str]) -> str | None:
 
 def parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
     """The commands' parser when ``argv`` names a command, else the app's."""
-    return build_parser() if first_positional(argv) in COMMANDS else build_app_parser()
+    name = first_positional(argv)
+    if name not in COMMANDS:
+        return build_app_parser()
+    # Help asked for before the command lists every command; any other line needs its own.
+    return build_parser(None if _HELP.intersection(argv) else name)
+
+
+_HELP = frozenset({"-h", "--help"})
