@@ -245,9 +245,9 @@ def _common_options(suppress: bool) -> argparse.ArgumentParser:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """``pitui COMMAND ...``: the parser of the commands (``args.command`` names the one given).
-    ``only``: of that command alone, which is all a command line needs (argparse's every
-    parser and option looks up its messages' translations on disk: the whole parser was a
-    fifth of a warm ``pitui ls``)."""
+    ``only``: of that command alone, which is all a command line needs (argparse looks up the
+    translations of every parser's and option's messages on disk, fifteen commands' worth at
+    each start)."""
     common = _common_options(suppress=True)
     parser = argparse.ArgumentParser(
         prog="pitui",

@@ -226,7 +226,7 @@ def _fuzzy_token(value: str) -> Callable[[SessionFields], float | None]:
     low = utf16(plain)
     plain8 = _utf8(plain)
 
-    def score(f: SessionFields) -> float | None:
+    def fuzzy_score(f: SessionFields) -> float | None:
         if low in f.name16:
             return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name16)[1]
         if plain in f.id_lower or plain8 in f.messages or low in f.cwd16:
@@ -238,7 +238,7 @@ def _fuzzy_token(value: str) -> Callable[[SessionFields], float | None]:
                 best = score
         return None if best is None else TIER_FUZZY * TIER_WEIGHT + best
 
-    return score
+    return fuzzy_score
 
 
 def _phrase_token(phrase: str) -> Callable[[SessionFields], float | None]:
@@ -247,14 +247,14 @@ def _phrase_token(phrase: str) -> Callable[[SessionFields], float | None]:
     low = utf16(phrase)
     phrase8 = _utf8(phrase)
 
-    def score(f: SessionFields) -> float | None:
+    def phrase_score(f: SessionFields) -> float | None:
         if low in f.name_norm():
             return TIER_NAME * TIER_WEIGHT + fuzzy_lowered(low, f.name_norm())[1]
         if phrase in f.id_lower or phrase8 in f.messages_norm() or low in collapse_whitespace(f.cwd16):
             return TIER_TEXT * TIER_WEIGHT
         return None
 
-    return score
+    return phrase_score
 
 
 def _regex(f: SessionFields, regex: re.Pattern[str], messages_text: str) -> float | None:
