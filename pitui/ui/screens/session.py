@@ -106,7 +106,11 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
                 tree.hold_after_select = True  # branch_here releases the keys typed after Enter
                 yield tree
                 yield Static(id="tree-status")
-            yield ConversationView(id="conversation")
+            # In a container of its own, so that a frame changing the tree alone does not render
+            # the conversation too: Textual's compositor renders every widget whose clip (its
+            # container's region) overlaps the change.
+            with Vertical(id="conversation-pane"):
+                yield ConversationView(id="conversation")
         yield Static(id="session-status")
         yield Footer()
 
