@@ -612,8 +612,9 @@ class Catalog:
         """The sessions of ``infos`` that match, in their order, with their scores and sids (the
         sessions not in the cache yet are listed first)."""
         conn = self._db.conn()
-        sids = self._db.sids(conn, [info.path for info in infos])
-        missing = [info.path for info in infos if info.path not in sids]
+        paths = [info.path for info in infos]
+        sids = self._db.sids(conn, paths)
+        missing = [path for path in paths if path not in sids] if len(sids) < len(paths) else []
         if missing:
             self._list_paths(missing, None)
             sids.update(self._db.sids(conn, missing))

@@ -163,14 +163,11 @@ class CatalogDB:
             self._sid_cache = {}
             self._sid_stamp = stamp
         known = self._sid_cache
-        out: dict[str, int] = {}
-        need: list[str] = []
-        for path in paths:
-            sid = known.get(path)
-            if sid is None:
-                need.append(path)
-            else:
-                out[path] = sid
+        got = list(map(known.get, paths))
+        if None not in got:  # (every keystroke of a search over rows listed already)
+            return dict(zip(paths, got, strict=True))  # type: ignore[arg-type]
+        out = {path: sid for path, sid in zip(paths, got, strict=True) if sid is not None}
+        need = [path for path, sid in zip(paths, got, strict=True) if sid is None]
         for i in range(0, len(need), SQL_PARAMS):
             chunk = [db_text(path) for path in need[i : i + SQL_PARAMS]]
             marks = ",".join("?" * len(chunk))
