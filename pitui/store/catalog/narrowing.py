@@ -24,6 +24,7 @@ again. Scores are never reused: every session tried is matched and scored afresh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress
 from operator import attrgetter, ne, or_
 from typing import Any
@@ -33,22 +34,17 @@ from pitui.store.fuzzy import normalize_whitespace_lower
 from pitui.store.js import js_lower
 from pitui.store.query import ParsedQuery
 
-__all__ = ["KEPT_SEARCHES", "Narrowing", "Seen", "narrowed", "refines", "session_key"]
+__all__ = ["KEPT_SEARCHES", "Narrowing", "Seen", "narrowed", "refines", "session_stamp"]
 
 # Earlier searches kept to start from: typing and deleting a few characters finds one.
 KEPT_SEARCHES = 8
 
 # What a session's match depends on besides the query: its cache row, then its size, mtime, id,
-# name and cwd.
+# name and cwd (the stamp, which the search's lower-cased fields depend on too).
 Stamp = tuple[int, int, Any, str | None, str]
 SessionKey = tuple[int | None, Stamp]
-_STAMP = attrgetter("size", "mtime_ns", "id", "name", "cwd")
+session_stamp: Callable[[SessionInfo], Stamp] = attrgetter("size", "mtime_ns", "id", "name", "cwd")
 _PATH = attrgetter("path")
-
-
-def session_key(info: SessionInfo, sid: int | None) -> SessionKey:
-    """What a session's match depends on besides the query."""
-    return (sid, _STAMP(info))
 
 
 def refines(new: ParsedQuery, old: ParsedQuery) -> bool:
@@ -121,7 +117,7 @@ def narrowed(infos: list[SessionInfo], sids: dict[str, int], base: Seen | None) 
     # tuple per session (a keystroke's garbage is collected while the user waits for its rows).
     paths = list(map(_PATH, infos))
     row_sids = list(map(sids.get, paths))
-    stamps = list(map(_STAMP, infos))
+    stamps = list(map(session_stamp, infos))
     seen = Seen(paths, row_sids, stamps)
     if base is None:
         return list(infos), seen

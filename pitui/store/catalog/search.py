@@ -19,7 +19,7 @@ from typing import Any
 from pitui.store.catalog.db import stored_text, texts
 from pitui.store.catalog.index import prefilter, session_head
 from pitui.store.catalog.model import SearchCancelled, SearchHit, Segment, SessionInfo
-from pitui.store.catalog.narrowing import Narrowing, narrowed
+from pitui.store.catalog.narrowing import Narrowing, Stamp, narrowed, session_stamp
 from pitui.store.js import js_lower
 from pitui.store.query import (
     ParsedQuery,
@@ -63,8 +63,6 @@ SNIPPET_SOURCES = 64
 SNIPPET_BEFORE = 30
 SNIPPET_WIDTH = 120
 
-# What a session's lower-cased fields depend on besides its cache row.
-_STAMP = attrgetter("size", "mtime_ns", "id", "name", "cwd")
 _PATH = attrgetter("path")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
@@ -76,7 +74,7 @@ class CatalogSearch:
     def __init__(self) -> None:
         self.text_cache_bytes = TEXT_CACHE_BYTES
         # sid -> ((size, mtime_ns, id, name, cwd), lower-cased fields, characters counted)
-        self._fields_cache: dict[int, tuple[tuple[int, int, Any, str | None, str], SessionFields, int]] = {}
+        self._fields_cache: dict[int, tuple[Stamp, SessionFields, int]] = {}
         self._cache_bytes = 0
         self._snippet_sources: OrderedDict[int, tuple[Any, _SnippetSource]] = OrderedDict()
         # Per listed session (by identity; the object and its id, name and cwd kept to check
@@ -195,7 +193,7 @@ class CatalogSearch:
         kept = list(map(cache.get, sids))  # type: ignore[arg-type]  # (None: no such sid)
         out: list[SessionFields | None] = [
             entry[1] if entry is not None and entry[0] == stamp else None
-            for entry, stamp in zip(kept, map(_STAMP, infos), strict=True)
+            for entry, stamp in zip(kept, map(session_stamp, infos), strict=True)
         ]
         if None not in out:
             return out  # type: ignore[return-value]
@@ -210,7 +208,7 @@ class CatalogSearch:
                     self._cache_bytes -= old[2]
                 size = fields.size
                 if self._cache_bytes + size <= self.text_cache_bytes:
-                    cache[sid] = (_STAMP(info), fields, size)
+                    cache[sid] = (session_stamp(info), fields, size)
                     self._cache_bytes += size
         for n, f in enumerate(out):
             if f is None:
