@@ -173,10 +173,15 @@ class ScanState:
 
     # -- the loop body of buildSessionInfo, for one line ------------------------------------
 
-    def _feed_fields(self, entry: Any, offset: int, rows: list[ScanRow] | None) -> bool:
+    def _feed_fields(self, seg: bytes | memoryview, offset: int, rows: list[ScanRow] | None) -> bool:
         """:meth:`feed`'s rules for an entry after the header, on its fields as ``_Entry``
-        decoded them (so of the types declared there). False, having changed nothing, for the
-        one case the exact rules must read: a message time beyond orjson's integers."""
+        decodes them (so of the types declared there). False, having changed nothing, for a
+        line the exact rules must read: one msgspec refuses, or a message time beyond orjson's
+        integers. One call per line, the common case first: it is most of a cold listing."""
+        try:
+            entry = _fields.decode_entry(seg)  # (imported by scan_file)
+        except _fields.DecodeError:  # (a ValidationError too: the exact rules decide)
+            return False
         kind = entry.type
         if kind == "message":
             message = entry.message
@@ -201,8 +206,11 @@ class ScanState:
                 if last is None or ts > last:
                     self.last_activity = ts if ts >= 0 else 0
             content = message.content
-            if isinstance(content, str):
+            if type(content) is str:
                 text = content
+            elif len(content) == 1:  # (most messages: one block, no list to join)
+                block = content[0]
+                text = (block.text or "") if block.type == "text" else ""
             else:
                 text = " ".join([block.text or "" for block in content if block.type == "text"])
             if not text:
@@ -229,15 +237,9 @@ class ScanState:
     def feed(self, seg: bytes | memoryview, offset: int, rows: list[ScanRow] | None) -> None:
         """Process one non-blank line (already trimmed where pi's ``trim()`` would trim it)."""
         entry = UNPARSED
-        if seg[:1] == b"{":  # anything else takes the slower rules, which copy no huge junk
-            if self.has_header:
-                try:
-                    fields = _fields.decode_entry(seg)  # (imported by scan_file)
-                except _fields.DecodeError:  # (a ValidationError too: the exact rules decide)
-                    pass
-                else:
-                    if self._feed_fields(fields, offset, rows):
-                        return
+        if seg and seg[0] == 123:  # "{": anything else takes the slower rules, which copy no huge junk
+            if self.has_header and self._feed_fields(seg, offset, rows):
+                return
             try:
                 entry = orjson.loads(seg)
             except orjson.JSONDecodeError:
