@@ -75,7 +75,12 @@ def run_process(cmd: Sequence[str], env: dict[str, str], *, capture: bool, cwd: 
 
 
 def pitui_command() -> tuple[list[str], dict[str, str]]:
-    """The installed ``pitui`` if on PATH, else this interpreter with ``-m pitui`` from the repo."""
+    """The ``pitui`` a user starts: the command installed beside this interpreter (the venv this
+    script runs in), else one on PATH, else this interpreter with ``-m pitui`` from the repo
+    (``-m`` adds runpy's start-up, about 5 ms, that the installed command does not pay)."""
+    beside = Path(sys.executable).parent / "pitui"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return [str(beside)], {}
     exe = shutil.which("pitui")
     if exe:
         return [exe], {}
