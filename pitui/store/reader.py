@@ -32,6 +32,7 @@ from pitui.store.model import (
     Tree,
     _sort_children,
 )
+from pitui.store.slots import SlotMap
 
 if TYPE_CHECKING:
     from pitui.store.session_index import IndexCache
@@ -62,6 +63,7 @@ class Session:
         # context_entries of the last few leaves asked for (the pane asks for a path's leaf,
         # its compaction and the compaction's parent, and the footer for the leaf again)
         self._selected_cache: list[tuple[Entry, list[Entry]]] = []
+        self._slots: SlotMap | None = None  # the entries as integers, once the tree asked for them
 
     # ------------------------------------------------------------------ loading
 
@@ -409,7 +411,27 @@ class Session:
         self._path_cache = (current, path)
         return path
 
+    def slot_map(self) -> SlotMap:
+        """Each id's entry number and each entry's parent's number (:mod:`pitui.store.slots`),
+        made when first asked for and kept while the entries only grow. Walks up the tree follow
+        it once it is made (the tree makes it)."""
+        slots = self._slots
+        if slots is None or not slots.current(self.entries):
+            slots = self._slots = SlotMap(self.entries)
+        return slots
+
     def _walk_up_uncached(self, current: Entry | None) -> list[Entry]:
+        slots = self._slots
+        if current is not None and slots is not None and slots.current(self.entries) and not slots.falsy_ids:
+            entries = self.entries
+            start = slots.index.get(current.id)
+            if start is not None and entries[start] is current:  # (not an entry a later one's id hides)
+                numbers, cycle = slots.walk(start)
+                walked = list(map(entries.__getitem__, numbers))
+                if cycle:
+                    return self._cut_cycle(walked)
+                walked.reverse()
+                return walked
         path: list[Entry] = []
         by_id = self.by_id
         limit = len(by_id)

@@ -1,0 +1,95 @@
+"""The entries as integers (pitui.store.slots): a walk by numbers is the walk by ids, whatever the
+ids and parents, and appends are taken in or make the numbers again exactly when they must."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis", reason="the property tests need hypothesis (pip install -e .[test])")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from devkit.builder import header  # noqa: E402
+from pitui.store.model import Entry  # noqa: E402
+from pitui.store.reader import Session  # noqa: E402
+from pitui.store.tree.structure import TreeStructure  # noqa: E402
+
+# Few ids, so that duplicates, cycles, self-parents and missing parents all come up; "" and 0 are
+# ids a walk by ids stops at (``if parent``).
+_IDS = st.sampled_from(["a", "b", "c", "d", "e", "f", "g", "", 0, "zz"])
+_PARENTS = st.one_of(st.none(), _IDS, st.just("missing"))
+_ENTRIES = st.lists(st.tuples(_IDS, _PARENTS), min_size=1, max_size=14)
+
+
+def _session(pairs: list[tuple[object, object]]) -> Session:
+    lines = [header()] + [
+        {"type": "custom", "id": i, "parentId": p, "timestamp": "2026-01-01T00:00:00.000Z"} for i, p in pairs
+    ]
+    return Session.from_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+
+
+def _by_ids(session: Session, entry: Entry) -> list[Entry]:
+    kept, session._slots = session._slots, None
+    try:
+        return session._walk_up_uncached(entry)
+    finally:
+        session._slots = kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ENTRIES)
+def test_a_walk_by_numbers_is_the_walk_by_ids(pairs):
+    session = _session(pairs)
+    session.slot_map()
+    for entry in session.entries:
+        assert session._walk_up_uncached(entry) == _by_ids(session, entry)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ENTRIES, _ENTRIES)
+def test_appends_are_taken_in_or_numbered_again(first, more):
+    session = _session(first)
+    made = session.slot_map()
+    for entry in _session(more).entries:
+        session.add(entry)
+    slots = session.slot_map()
+    fresh = _session(first + more)
+    assert slots.up == fresh.slot_map().up
+    assert slots.index == fresh.slot_map().index
+    for entry in session.entries:
+        assert session._walk_up_uncached(entry) == _by_ids(session, entry)
+    if slots is made:  # taken in: no new id was one an earlier entry had or named
+        old_ids = {e.id for e in session.entries[: len(first)]} | {e.parent_id for e in session.entries[: len(first)]}
+        assert not old_ids & {e.id for e in session.entries[len(first) :]}
+
+
+def test_a_chain_appended_is_taken_in_without_numbering_again():
+    session = _session([("a", None), ("b", "a")])
+    slots = session.slot_map()
+    for entry in _session([("c", "b"), ("d", "c")]).entries:
+        session.add(entry)
+    assert session.slot_map() is slots
+    assert slots.up == [None, 0, 1, 2]
+    assert [e.id for e in session.path_to("d")] == ["a", "b", "c", "d"]
+
+
+def test_an_appended_entry_that_an_orphan_named_becomes_its_parent():
+    session = _session([("a", None), ("b", "late")])
+    slots = session.slot_map()
+    assert [e.id for e in session.path_to("b")] == ["b"]
+    for entry in _session([("late", "a")]).entries:
+        session.add(entry)
+    assert session.slot_map() is not slots  # numbered again: "b" has a parent now
+    assert [e.id for e in session.path_to("b")] == ["a", "late", "b"]
+
+
+def test_the_tree_keeps_its_own_id_map():
+    session = _session([("a", None), ("b", "a")])
+    tree = TreeStructure(session)
+    for entry in _session([("c", "b")]).entries:
+        session.add(entry)
+    session.path_to("c")  # the session's numbers take "c" in
+    assert "c" in session.slot_map().index
+    assert "c" not in tree.index and tree.node_of("c") == -1
