@@ -44,19 +44,27 @@ def select_entries(path: Sequence[Entry]) -> list[Entry]:
     ids = list(map(_ID, itertools.islice(path, at)))
     if type(compaction.id) is str and compaction.id in ids:  # an earlier entry with its id
         at = ids.index(compaction.id)
+        del ids[at:]
     first_kept = compaction.get("firstKeptEntryId")
     # pi keeps from the first entry whose id is firstKeptEntryId (none found: nothing before)
-    start = ids.index(first_kept) if first_kept in ids[:at] else at
+    try:
+        start = ids.index(first_kept)
+    except ValueError:
+        start = at
     selected = [compaction]
-    for entry in path[start:at]:
-        if not (entry.type == "message" and entry.role == "system"):
-            selected.append(entry)
+    kept = path[start:at]
+    # (the kept range can hold most of a long branch: looked through in C first)
+    if "system" in map(_ROLE, kept):
+        selected.extend(entry for entry in kept if not (entry.type == "message" and entry.role == "system"))
+    else:
+        selected.extend(kept)
     selected.extend(path[at + 1 :])
     return selected
 
 
 _TYPE = attrgetter("type")
 _ID = attrgetter("id")
+_ROLE = attrgetter("role")
 
 
 def context_messages(entry: Entry) -> list[dict[str, Any]]:

@@ -16,6 +16,8 @@ Each entry's line is decoded once per call; nothing is cached here.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -306,13 +308,11 @@ def _replaced_entries(session: Session, compaction: Entry) -> list[Entry]:
     parent = compaction.parent_id
     if not parent or session.entry(parent) is None:
         return []
-    kept = {id(e) for e in session.context_entries(compaction.id)[1:]}
-    return [
-        e
-        for e in session.context_entries(parent)
-        if id(e) not in kept
-        and (e.type in _MESSAGE_TYPES or (e.type == "branch_summary" and js_truthy(e.get("summary"))))
-    ]
+    kept = set(map(id, session.context_entries(compaction.id)[1:]))
+    before = session.context_entries(parent)
+    # (the two contexts can hold most of a long branch: the entries kept are left out in C)
+    gone = itertools.compress(before, map(operator.not_, map(kept.__contains__, map(id, before))))
+    return [e for e in gone if e.type in _MESSAGE_TYPES or (e.type == "branch_summary" and js_truthy(e.get("summary")))]
 
 
 def item_from_message(message: Any, entry_id: Any) -> Item:
