@@ -350,13 +350,10 @@ def _snapshot(session: Session, min_bytes: int) -> tuple[Any, ...] | None:
         return None
     if disk.size < min_bytes or any(p.reason == _UNTRIMMED for p in session.problems):
         return None
-    seen: set[Any] = set()
-    duplicates = 0
-    for entry in session.entries:
-        if entry.id in seen:
-            duplicates += 1
-        else:
-            seen.add(entry.id)
+    # The entries whose id an earlier one has: their problems are the last ones, made again
+    # when the index is read. The session's id map (read whole: every id in it) counts them.
+    by_id = session.by_id if session.by_id or not session.entries else {e.id: e for e in session.entries}
+    duplicates = len(session.entries) - len(by_id)
     problems = session.problems[: len(session.problems) - duplicates]
     return (
         path,
