@@ -38,7 +38,7 @@ class SlotMap:
         ids = list(map(_ID, entries))
         self.index: dict[Any, int] = dict(zip(ids, range(count), strict=True))
         parents = list(map(_PARENT, entries))
-        self.up: list[int | None] = list(map(self.index.get, parents))
+        self.up: list[int | None] = _parent_numbers(ids, parents, self.index)
         # The parentIds no entry has (None among them: a root's): an entry appended with one of
         # these ids would become an earlier entry's parent.
         self._dangling = set(compress(parents, map(operator.is_, self.up, repeat(None))))
@@ -83,6 +83,21 @@ class SlotMap:
             if current is None:
                 return path, False
         return path, True
+
+
+def _parent_numbers(ids: list[Any], parents: list[Any], index: dict[Any, int]) -> list[int | None]:
+    """Each entry's parent's number. Most entries follow the one before them (pi appends a
+    turn under the last): where every id is taken once, comparing each parentId with the id
+    before it, in C, finds those without a lookup, and only the others are looked up."""
+    count = len(ids)
+    if len(index) != count or count < 2:  # an id taken twice names its last entry: look all up
+        return list(map(index.get, parents))
+    up: list[int | None] = list(range(-1, count - 1))
+    up[0] = index.get(parents[0])
+    get = index.get
+    for k in compress(range(1, count), map(operator.ne, parents[1:], ids[:-1])):
+        up[k] = get(parents[k])
+    return up
 
 
 def _falsy_ids(index: dict[Any, Any]) -> bool:
