@@ -16,7 +16,7 @@ one an earlier entry named as its missing parent).
 from __future__ import annotations
 
 import operator
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from typing import Any
 
 from pitui.store.model import Entry
@@ -92,8 +92,10 @@ def _parent_numbers(ids: list[Any], parents: list[Any], index: dict[Any, int]) -
     count = len(ids)
     if len(index) != count or count < 2:  # an id taken twice names its last entry: look all up
         return list(map(index.get, parents))
-    up: list[int | None] = list(range(-1, count - 1))
-    up[0] = index.get(parents[0])
+    # Each entry's number before it: the map's own numbers (0, 1, ... in order, every id being
+    # new), not a million new ints.
+    up: list[int | None] = [index.get(parents[0])]
+    up += islice(index.values(), count - 1)
     get = index.get
     for k in compress(range(1, count), map(operator.ne, parents[1:], ids[:-1])):
         up[k] = get(parents[k])

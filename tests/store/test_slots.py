@@ -85,11 +85,37 @@ def test_an_appended_entry_that_an_orphan_named_becomes_its_parent():
     assert [e.id for e in session.path_to("b")] == ["a", "late", "b"]
 
 
-def test_the_tree_keeps_its_own_id_map():
+def test_the_tree_shows_no_entry_it_has_not_taken_in():
     session = _session([("a", None), ("b", "a")])
     tree = TreeStructure(session)
     for entry in _session([("c", "b")]).entries:
         session.add(entry)
-    session.path_to("c")  # the session's numbers take "c" in
-    assert "c" in session.slot_map().index
-    assert "c" not in tree.index and tree.node_of("c") == -1
+    session.path_to("c")  # the session's numbers, which the tree shares, take "c" in
+    assert session.slot_map().index is tree.index and "c" in tree.index
+    assert tree.slot_of_id("c") is None and tree.node_of("c") == -1
+    assert tree.grow_below_leaf()
+    assert tree.slot_of_id("c") == 2 and tree.node_of("c") == 2
+
+
+def test_an_orphan_whose_parent_is_appended_moves_under_it_in_the_tree():
+    # "x" names a parent the file does not have yet; pi appends it under the leaf.
+    session = _session([("a", None), ("x", "late"), ("b", "a")])
+    tree = TreeStructure(session)
+    assert tree.parent[tree.node_of("x")] == -1  # a root for now
+    for entry in _session([("late", "b")]).entries:
+        session.add(entry)
+    assert not tree.grow_below_leaf()  # not a plain chain under the leaf any more
+    tree.build()
+    assert tree.parent[tree.node_of("x")] == tree.node_of("late")
+
+
+def test_a_chain_under_the_leaf_grows_the_tree_in_place():
+    session = _session([("a", None), ("b", "a")])
+    tree = TreeStructure(session)
+    session.path_to("b")
+    for entry in _session([("c", "b"), ("d", "c")]).entries:
+        session.add(entry)
+    assert session.path_to("d")[-1].id == "d"  # the session's numbers take the chain in first
+    assert tree.grow_below_leaf()
+    assert [tree.entries[s].id for s in tree.slot] == ["a", "b", "c", "d"]
+    assert tree.node_of("d") == 3 and tree.parent[3] == 2

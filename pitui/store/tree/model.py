@@ -202,7 +202,7 @@ class TreeModel:
         """pi's walk by id, which matters when ids are duplicated (pi lists such an entry once per
         duplicate): the last row showing the entry, else the same for its parent id, and so on."""
         tree = self._tree
-        entries, index = tree.entries, tree.index
+        entries = tree.entries
         seen: set[int] = set()
         while slot is not None and slot not in seen:
             seen.add(slot)
@@ -210,7 +210,7 @@ class TreeModel:
             if rows:
                 return rows[-1]
             parent_id = entries[slot].parent_id
-            slot = index.get(parent_id) if parent_id is not None else None
+            slot = tree.slot_of_id(parent_id) if parent_id is not None else None
         return len(self._layout.rows) - 1
 
     @property
@@ -595,10 +595,8 @@ class TreeModel:
     def _labelled_nodes(self) -> list[int]:
         if self._labelled is None:
             tree = self._tree
-            index = tree.index
-            self._labelled = sorted(
-                node for key in self.session.labels if key in index for node in tree.nodes_of_slot(index[key])
-            )
+            slots = [tree.slot_of_id(key) for key in self.session.labels]
+            self._labelled = sorted(node for slot in slots if slot is not None for node in tree.nodes_of_slot(slot))
         return self._labelled
 
     # ------------------------------------------------------------------ a growing session
