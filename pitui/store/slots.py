@@ -16,6 +16,7 @@ one an earlier entry named as its missing parent).
 from __future__ import annotations
 
 import operator
+import threading
 from itertools import compress, islice, repeat
 from typing import Any
 
@@ -30,14 +31,19 @@ _PARENT = operator.attrgetter("parent_id")
 class SlotMap:
     """``index``: id -> entry number; ``up``: entry number -> its parent's number, or None."""
 
-    __slots__ = ("_dangling", "entries", "falsy_ids", "index", "up")
+    __slots__ = ("_dangling", "_growing", "entries", "falsy_ids", "index", "up")
 
     def __init__(self, entries: list[Entry]) -> None:
+        # Made and grown from worker threads as well (the tree, the pane's walks, the facts)
+        # while pi's appends come in on the UI thread: numbered from a copy of the list as it is,
+        # and grown by one thread at a time.
         self.entries = entries
-        count = len(entries)
-        ids = list(map(_ID, entries))
+        self._growing = threading.Lock()
+        listed = list(entries)
+        count = len(listed)
+        ids = list(map(_ID, listed))
         self.index: dict[Any, int] = dict(zip(ids, range(count), strict=True))
-        parents = list(map(_PARENT, entries))
+        parents = list(map(_PARENT, listed))
         self.up: list[int | None] = _parent_numbers(ids, parents, self.index)
         # The parentIds no entry has (None among them: a root's): an entry appended with one of
         # these ids would become an earlier entry's parent.
@@ -49,11 +55,15 @@ class SlotMap:
         since it was made when that changes no earlier entry's parent."""
         if entries is not self.entries:
             return False
-        made = len(self.up)
-        if made == len(entries):
+        if len(self.up) == len(entries):
             return True
-        if made > len(entries):
-            return False
+        with self._growing:
+            return self._grow(entries)
+
+    def _grow(self, entries: list[Entry]) -> bool:
+        made = len(self.up)
+        if made >= len(entries):
+            return made == len(entries)
         new = entries[made:]
         ids = list(map(_ID, new))
         index, dangling = self.index, self._dangling
@@ -65,9 +75,9 @@ class SlotMap:
         index.update(zip(ids, range(made, made + len(new)), strict=True))
         parents = list(map(_PARENT, new))
         ups = list(map(index.get, parents))
-        self.up += ups
         dangling.update(compress(parents, map(operator.is_, ups, repeat(None))))
         self.falsy_ids = self.falsy_ids or _falsy_ids(dict.fromkeys(ids))
+        self.up += ups  # last: a walk takes the map as current from here on
         return True
 
     def walk(self, slot: int) -> tuple[list[int], bool]:
