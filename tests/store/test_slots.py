@@ -14,6 +14,7 @@ from hypothesis import strategies as st  # noqa: E402
 from devkit.builder import header  # noqa: E402
 from pitui.store.model import Entry  # noqa: E402
 from pitui.store.reader import Session  # noqa: E402
+from pitui.store.stats import count_branches, count_numbered_branches  # noqa: E402
 from pitui.store.tree.structure import TreeStructure  # noqa: E402
 
 # Few ids, so that duplicates, cycles, self-parents and missing parents all come up; "" and 0 are
@@ -119,3 +120,13 @@ def test_a_chain_under_the_leaf_grows_the_tree_in_place():
     assert tree.grow_below_leaf()
     assert [tree.entries[s].id for s in tree.slot] == ["a", "b", "c", "d"]
     assert tree.node_of("d") == 3 and tree.parent[3] == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_PARENTS), min_size=1, max_size=14))
+def test_branches_counted_from_numbers_are_the_branches_counted_by_ids(parents):
+    # Every id taken once (the numbered count's condition); parents among them, missing or own.
+    pool = ["a", "b", "c", "d", "e", "f", "g", "", 0, "zz", "y1", "y2", "y3", "y4"]
+    session = _session([(pool[k], parent) for k, (parent,) in enumerate(parents)])
+    by_ids = count_branches([e.id for e in session.entries], [e.parent_id for e in session.entries], session.by_id)
+    assert count_numbered_branches(session.slot_map().up) == by_ids
