@@ -422,7 +422,9 @@ class Session:
 
     def _walk_up_uncached(self, current: Entry | None) -> list[Entry]:
         slots = self._slots
-        if current is not None and slots is not None and slots.current(self.entries) and not slots.falsy_ids:
+        if slots is not None and not slots.current(self.entries):
+            self._slots = slots = None  # an append changed earlier parents: made again when asked for
+        if current is not None and slots is not None and not slots.falsy_ids:
             entries = self.entries
             start = slots.index.get(current.id)
             if start is not None and entries[start] is current:  # (not an entry a later one's id hides)

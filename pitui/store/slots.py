@@ -20,6 +20,7 @@ import threading
 from itertools import compress, islice, repeat
 from typing import Any
 
+from pitui.store.js import MISSING
 from pitui.store.model import Entry
 
 __all__ = ["SlotMap"]
@@ -113,5 +114,6 @@ def _parent_numbers(ids: list[Any], parents: list[Any], index: dict[Any, int]) -
 
 
 def _falsy_ids(index: dict[Any, Any]) -> bool:
-    """Whether an id is one a walk by ids stops at (``if parent``: null, "", 0, false)."""
-    return None in index or "" in index or 0 in index
+    """Whether an id is one a walk by ids stops at (``if parent``: null, "", 0, false, and no
+    id at all). Lists and objects are wrapped as keys that are never falsy (``as_key``)."""
+    return None in index or "" in index or 0 in index or MISSING in index

@@ -265,8 +265,8 @@ class TreeStructure:
             if entry.parent_id != parent_id or entry.id is None or entry.id is MISSING:
                 return False
             parent_id = entry.id
-        if self.session.leaf_id != parent_id:
-            return False
+        if self.session.leaf_id != parent_id or not js_truthy(parent_id):
+            return False  # (a falsy leaf id: a rebuild marks no active path)
         if self.session.slot_map().index is not self.index:
             # Numbered again, not taken in: a new id was taken before, or an earlier entry named
             # it as its missing parent (that entry moves under it: the tree is built again).
