@@ -83,6 +83,11 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
+# What the worker processes of a listing run (pitui.store.catalog.workers and the decoder its
+# scan imports), imported by the fork server once (a module that fails to import is skipped).
+FORK_SERVER_PRELOAD = ("pitui.store.catalog.workers", "pitui.store.catalog.scan_fields")
+
+
 def start_process_helpers() -> None:
     """Start multiprocessing's helper processes (the resource tracker; the fork server where
     there is one) now, while ``sys.stderr`` is still the process's own.
@@ -94,6 +99,10 @@ def start_process_helpers() -> None:
 
     Helpers that cannot start (the fork server's socket path too long for a deep ``$TMPDIR``,
     no processes left) are not an error: a pool that finds none scans in this process instead.
+
+    The fork server imports the listing's scanning modules as it starts (beside this process,
+    on the other core), so that each worker forked from it has them: otherwise every worker
+    of the first cold listing imported them itself before its first file (about 100 ms).
     """
     import multiprocessing
     from multiprocessing import forkserver, resource_tracker
@@ -101,6 +110,7 @@ def start_process_helpers() -> None:
     try:
         resource_tracker.ensure_running()
         if "forkserver" in multiprocessing.get_all_start_methods():
+            forkserver.set_forkserver_preload(list(FORK_SERVER_PRELOAD))
             forkserver.ensure_running()
     except (OSError, ValueError):
         pass
