@@ -1,5 +1,6 @@
-"""The listing's fast line decoding (msgspec, only the fields a listing reads) gives the rows the
-exact rules (orjson, then pitui.store.jsonl) give, line for line, odd lines included."""
+"""The listing's fast line decoding (msgspec, only the fields a listing reads; a block's lines in
+one call where each is one object) gives the rows the exact rules (orjson, then
+pitui.store.jsonl) give, line for line, odd lines and odd line breaks included."""
 
 from __future__ import annotations
 
@@ -83,12 +84,14 @@ def _both(tmp_path, lines: list[bytes]) -> tuple[tuple[object, ...], tuple[objec
     path = _write(tmp_path, lines)
     fast = _list(path)
 
-    def refuse(_: object) -> None:
-        raise msgspec.DecodeError("exact rules only")
-
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(scan_fields, "decode_entry", refuse)
+        m.setattr(scan_fields, "decode_entry", _refuse)
+        m.setattr(scan_fields, "decode_lines", _refuse)
         return fast, _list(path)
+
+
+def _refuse(_: object) -> None:
+    raise msgspec.DecodeError("exact rules only")
 
 
 @pytest.mark.parametrize("line", ODD_LINES, ids=range(len(ODD_LINES)))
@@ -145,3 +148,115 @@ def test_generated_entries_list_as_the_exact_rules_list_them(tmp_path_factory, e
     tmp_path = tmp_path_factory.mktemp("gen")
     fast, exact = _both(tmp_path, [json.dumps(entry).encode() for entry in entries])
     assert fast == exact
+
+
+# -- a block's lines in one call (ScanState.feed_lines) ------------------------------------------
+
+_PLAIN = [ODD_LINES[0], ODD_LINES[1], ODD_LINES[3], ODD_LINES[4], USER.replace(b'"first"', b'"later"')]
+# What can sit between or around lines, or take a line's place: each makes the one call refused
+# (or undone) for its block, which is then read line by line.
+_BREAKS = [
+    b"",
+    b"   ",
+    b"\t",
+    b"\r",
+    b"\xc2\xa0",  # a no-break space: blank to trim(), not JSON whitespace
+    b'{"type":"label"} {"type":"label"}',
+    b'{"type":"label"}{"type":"label"}',
+    b'{"type":"message","message":',
+    b'{"role":"user","content":"spans lines"}}',
+    b'{"type":"message","message":{"role":"user","content":"a"}} ',
+    b' {"type":"message","message":{"role":"user","content":"lead"}}',
+    b"null",
+    b"{}",
+    b"[]",
+]
+
+
+def _scan_all(path: str, chunk: int | None = None) -> tuple[object, ...]:
+    with pytest.MonkeyPatch.context() as m:
+        if chunk is not None:
+            m.setattr(scan, "CHUNK", chunk)
+        result = scan.scan_file(path)
+    state = {slot: getattr(result.state, slot) for slot in scan.ScanState.__slots__}
+    final = {slot: getattr(result.final, slot) for slot in scan.ScanState.__slots__}
+    return state, final, result.rows, result.check
+
+
+def _line_by_line(path: str, chunk: int | None = None) -> tuple[object, ...]:
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scan_fields, "decode_lines", _refuse)
+        return _scan_all(path, chunk)
+
+
+def _exact(path: str, chunk: int | None = None) -> tuple[object, ...]:
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(scan_fields, "decode_lines", _refuse)
+        m.setattr(scan_fields, "decode_entry", _refuse)
+        return _scan_all(path, chunk)
+
+
+def test_a_clean_file_is_read_in_one_call_with_each_row_at_its_line(tmp_path, monkeypatch):
+    lines = [HEADER, USER, *_PLAIN, *_PLAIN]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    calls = []
+    decode_lines = scan_fields.decode_lines
+    monkeypatch.setattr(scan_fields, "decode_lines", lambda data: calls.append(len(data)) or decode_lines(data))
+    state, final, rows, _ = _scan_all(str(path))
+    # one call, for every line from the third (the header and the line after it are read first,
+    # which tells that the header is one) up to the last (read on its own: it may be torn)
+    assert calls == [sum(len(line) + 1 for line in lines[2:-1])]
+    starts = [sum(len(line) + 1 for line in lines[:k]) for k in range(len(lines))]
+    texted = [k for k, line in enumerate(lines) if b'"text":"done"' in line or b'"role":"user"' in line]
+    assert [row[0] for row in rows] == [starts[k] for k in texted]
+    assert final["message_count"] == len(lines) - 1 - 2 * 1  # (two session_info lines)
+    assert state["offset"] == starts[-1]
+    assert (state, final, rows) == _exact(str(path))[:3]
+
+
+@pytest.mark.parametrize("odd", _BREAKS, ids=range(len(_BREAKS)))
+@pytest.mark.parametrize("where", [2, 4, 6])
+def test_an_odd_line_anywhere_reads_as_line_by_line_and_exactly(tmp_path, odd, where):
+    lines = [HEADER, USER, *_PLAIN]
+    lines.insert(where, odd)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert _scan_all(str(path)) == _line_by_line(str(path)) == _exact(str(path))
+
+
+_layout = st.lists(
+    st.sampled_from(_PLAIN) | st.sampled_from(_BREAKS) | st.sampled_from(ODD_LINES), min_size=0, max_size=14
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    body=_layout,
+    tail=st.sampled_from([b"\n", b"", b"\n\n", b"  ", b"\r\n"]),
+    lead=st.sampled_from([b"", b"\n", b" ", b"\xef\xbb\xbf"]),
+    chunk=st.sampled_from([None, 64, 200, 512]),
+    grown=st.integers(min_value=0, max_value=6),
+)
+def test_generated_files_read_in_blocks_and_resumed_list_as_line_by_line(
+    tmp_path_factory, body, tail, lead, chunk, grown
+):
+    """Blocks of any size, blank and odd lines anywhere, a file that grows after a first scan:
+    the one call per block gives what reading line by line gives, and the exact rules."""
+    path = tmp_path_factory.mktemp("gen") / "s.jsonl"
+    first, later = body[: len(body) - grown] if grown else body, body[len(body) - grown :] if grown else []
+    path.write_bytes(lead + b"\n".join([HEADER, USER, *first]) + tail)
+    seen = _scan_all(str(path), chunk)
+    assert seen == _line_by_line(str(path), chunk) == _exact(str(path), chunk)
+    if later:
+        with path.open("ab") as out:
+            out.write(b"\n".join(later) + b"\n")
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(scan, "CHUNK", chunk or scan.CHUNK)
+            resumed = scan.scan_file(str(path), scan.ScanState.from_blob(scan.scan_file(str(path)).state.to_blob()))
+            m.setattr(scan_fields, "decode_lines", _refuse)
+            again = scan.scan_file(str(path), scan.ScanState.from_blob(scan.scan_file(str(path)).state.to_blob()))
+        assert resumed.rows == again.rows
+        assert [getattr(resumed.final, s) for s in scan.ScanState.__slots__] == [
+            getattr(again.final, s) for s in scan.ScanState.__slots__
+        ]

@@ -177,11 +177,16 @@ class ScanState:
         """:meth:`feed`'s rules for an entry after the header, on its fields as ``_Entry``
         decodes them (so of the types declared there). False, having changed nothing, for a
         line the exact rules must read: one msgspec refuses, or a message time beyond orjson's
-        integers. One call per line, the common case first: it is most of a cold listing."""
+        integers."""
         try:
             entry = _fields.decode_entry(seg)  # (imported by scan_file)
         except _fields.DecodeError:  # (a ValidationError too: the exact rules decide)
             return False
+        return self._feed_entry(entry, offset, rows)
+
+    def _feed_entry(self, entry: Any, offset: int, rows: list[ScanRow] | None) -> bool:
+        """:meth:`_feed_fields` on a line already decoded: one call per entry, the common case
+        first (this is most of a cold listing)."""
         kind = entry.type
         if kind == "message":
             message = entry.message
@@ -236,10 +241,56 @@ class ScanState:
 
     def feed(self, seg: bytes | memoryview, offset: int, rows: list[ScanRow] | None) -> None:
         """Process one non-blank line (already trimmed where pi's ``trim()`` would trim it)."""
+        # "{": anything else takes the slower rules, which copy no huge junk
+        if seg and seg[0] == 123 and self.has_header and self._feed_fields(seg, offset, rows):
+            return
+        self._feed_exact(seg, offset, rows)
+
+    def feed_lines(self, data: bytes, start: int, stop: int, base: int, rows: list[ScanRow] | None) -> bool:
+        """:meth:`feed` on every line of ``data[start:stop]`` (whole lines, after the header),
+        with one call into msgspec for all of them. False, having changed nothing, unless each
+        line is one JSON object alone (no blank line, no space around it, nothing else on it):
+        then the caller feeds them a line at a time.
+
+        ``decode_lines`` reads values apart by any whitespace, newlines or not, so it is held to
+        the lines: it gave as many values as there are lines, and each line starts with ``{``
+        and ends with ``}`` (checked as the values are fed, and all undone if one does not). A
+        value cannot go on past the end of a line that ends in ``}``: a string cannot hold a
+        raw newline, and inside an object or array the next line's ``{`` would be refused. So
+        every line starts a value, and with no more values than lines, none starts within one:
+        each line is exactly one value, as JSON.parse reads it.
+        """
+        try:
+            entries = _fields.decode_lines(memoryview(data)[start:stop])
+        except _fields.DecodeError:
+            return False
+        saved = self.copy()
+        kept = len(rows) if rows is not None else 0
+        find = data.find
+        feed_entry = self._feed_entry
+        i = start
+        for entry in entries:
+            j = find(b"\n", i, stop)
+            if j < 0 or data[i] != 123 or data[j - 1] != 125:  # "{", "}"
+                break
+            if self.unlisted_reason is None and not feed_entry(entry, base + i, rows):
+                self._feed_exact(data[i:j], base + i, rows)
+            i = j + 1
+        else:
+            if i == stop:  # as many values as lines
+                return True
+        # Not one object per line: undone, for the caller to read a line at a time.
+        for slot in ScanState.__slots__:
+            setattr(self, slot, getattr(saved, slot))
+        if rows is not None:
+            del rows[kept:]
+        return False
+
+    def _feed_exact(self, seg: bytes | memoryview, offset: int, rows: list[ScanRow] | None) -> None:
+        """:meth:`feed` by the exact rules: orjson's dict of the whole line, or JSON.parse's
+        own reading where orjson refuses it."""
         entry = UNPARSED
-        if seg and seg[0] == 123:  # "{": anything else takes the slower rules, which copy no huge junk
-            if self.has_header and self._feed_fields(seg, offset, rows):
-                return
+        if seg and seg[0] == 123:
             try:
                 entry = orjson.loads(seg)
             except orjson.JSONDecodeError:
@@ -417,7 +468,20 @@ def scan_file(path: str, state: ScanState | None = None, with_rows: bool = True)
             last_block = end < 0
             if last_block:
                 end = len(data)
+            batched = False
             while i < end:
+                if not batched and held is not None and state.start_trimmed and state.has_header:
+                    # Past the header: the block's lines but its last non-blank one in one go.
+                    batched = True
+                    line_end = end - 1 if data[end - 1] == 10 else end  # (of the block's last line)
+                    at = data.rfind(b"\n", i, line_end) + 1
+                    if i < at < line_end and state.unlisted_reason is None and not is_js_blank(data[at:line_end]):
+                        feed(held, held_at, rows)
+                        held = None
+                        if state.unlisted_reason is not None or state.feed_lines(data, i, at, base, rows):
+                            held, held_at = view[at:line_end], base + at
+                            i = line_end + 1
+                            continue
                 j = find(data, b"\n", i, end)
                 if j < 0:
                     j = end

@@ -17,7 +17,7 @@ from typing import Any, Union
 
 import msgspec
 
-__all__ = ["UNSET", "Block", "DecodeError", "Said", "User", "decode_entry"]
+__all__ = ["UNSET", "Block", "DecodeError", "Said", "User", "decode_entry", "decode_lines"]
 
 UNSET = msgspec.UNSET
 DecodeError = msgspec.DecodeError
@@ -61,4 +61,7 @@ _Entry = msgspec.defstruct(
     ],
 )
 
-decode_entry = msgspec.json.Decoder(_Entry).decode
+_decoder = msgspec.json.Decoder(_Entry)
+decode_entry = _decoder.decode
+# whitespace-separated values, not lines: ScanState.feed_lines holds them to the lines
+decode_lines = _decoder.decode_lines
