@@ -104,6 +104,14 @@ def agent_dir() -> str:
     return os.path.join(str(Path.home()), ".pi", "agent")
 
 
+def cache_dir_default() -> str:
+    """pitui's cache folder: ``$XDG_CACHE_HOME/pitui``, else ``~/.cache/pitui``."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pitui")
+
+
 def sessions_root(agent: str | None = None) -> str:
     return os.path.join(agent or agent_dir(), "sessions")
 

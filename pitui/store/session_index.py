@@ -44,6 +44,7 @@ from pitui.store.js import MISSING, strip_js_whitespace
 from pitui.store.jsonl import parse_fast
 from pitui.store.migrate import CURRENT_VERSION, version_number
 from pitui.store.model import DiskState, Entry, LineProblem, LineSource
+from pitui.store.paths import cache_dir_default
 from pitui.store.reader import _UNTRIMMED
 
 if TYPE_CHECKING:
@@ -140,8 +141,6 @@ class IndexCache:
 
     @classmethod
     def default(cls, *, deferred: bool = False) -> IndexCache:
-        from pitui.store.catalog.db import cache_dir_default
-
         return cls(os.path.join(cache_dir_default(), "session-index"), deferred=deferred)
 
     def file_for(self, path: str) -> str:

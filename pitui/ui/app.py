@@ -214,13 +214,13 @@ class PituiApp(App[AppResult | None]):
             )
         for problem in self.config.problems:
             self.notify(problem, title="Config", severity="warning", markup=False, timeout=8)
-        from pitui.ui.screens.picker import PickerScreen
-
         if self.open_path:
             # The picker comes when the user goes back to it: listing sessions now would only
             # slow the session's first screen down.
             self.open_session(self.open_path)
         else:
+            from pitui.ui.screens.picker import PickerScreen
+
             self.push_screen(PickerScreen(scope=self.start_scope))
 
     def on_unmount(self) -> None:

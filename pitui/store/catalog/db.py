@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pitui.store.catalog.codec import db_text, from_json, from_utf8, load_blob, unpack_rows
 from pitui.store.catalog.model import Row, SessionInfo
 from pitui.store.js import MISSING
+from pitui.store.paths import cache_dir_default
 
 __all__ = [
     "APP_ID",
@@ -92,14 +93,6 @@ CREATE TABLE usage(
 """
 
 ROW_COLS = "sid, path, size, mtime_ns, ino, dev, ok, reason, id, cwd, name, parent, created, modified, count, first"
-
-
-def cache_dir_default() -> str:
-    """``$XDG_CACHE_HOME/pitui``, else ``~/.cache/pitui``."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    if not base or not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "pitui")
 
 
 class CatalogDB:
