@@ -170,6 +170,10 @@ class Session:
                 if not keep and tentative is None and line[:1] == b"{":
                     entry = fast_entry(line, number, offset, source)
                     if entry is not None:
+                        # Most parentIds are the id just read (pi appends a turn under the
+                        # last): that string is held, not a copy (1,000,000 of them are 57 MB).
+                        if entries and entry.parent_id == (before := entries[-1].id) and type(before) is str:
+                            entry.parent_id = before
                         append(entry)
                         continue
                 try:

@@ -294,11 +294,14 @@ def _entries(index: _Index, source: LineSource) -> list[Entry]:
     append = held.append
     new = Entry.__new__
     columns = (index.ids, index.parents, index.stamps, index.numbers, index.offsets, index.lengths, index.kinds)
+    before = None
     for id_, parent, stamp, number, offset, length, kind, usage in zip(*columns, index.usages, strict=True):
         entry = new(Entry)
         entry.type = "message"
         entry.id = id_
-        entry.parent_id = parent
+        # A parentId that is the id before it is held once (as the reader holds it).
+        entry.parent_id = before if parent == before else parent
+        before = id_
         entry.timestamp = stamp
         entry.line, entry.offset, entry.length = number, offset, length
         entry.role, entry.provider_model = shapes[kind >> 1]

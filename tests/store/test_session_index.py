@@ -66,6 +66,19 @@ def test_a_session_reopened_from_its_index_is_the_session_read_whole(tmp_path: P
     assert "text 5" in str(got.entries[5].read_data()["message"])  # bodies read from the file
 
 
+def test_a_parent_id_that_is_the_id_before_is_held_once_read_whole_or_reopened(tmp_path: Path) -> None:
+    """Most messages hang under the entry before them: their parentId is that entry's id string
+    itself, not an equal copy (at 1,000,000 entries the copies were 57 MB)."""
+    path = a_session(tmp_path / "s.jsonl")
+    cache = cache_at(tmp_path)
+    for session in (Session.load(str(path), index=cache), reopened(path, cache)):
+        pairs = zip(session.entries, session.entries[1:], strict=False)
+        chained = [(e.parent_id, b.id) for b, e in pairs if e.type == "message" and e.parent_id == b.id]
+        assert len(chained) > 40
+        assert all(parent is id_ for parent, id_ in chained)
+    assert cache.last == "hit"
+
+
 def test_the_library_default_reads_whole_and_writes_no_index(tmp_path: Path) -> None:
     path = a_session(tmp_path / "s.jsonl")
     Session.load(str(path))
