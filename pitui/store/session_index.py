@@ -50,7 +50,7 @@ from pitui.store.reader import _UNTRIMMED
 if TYPE_CHECKING:
     from pitui.store.reader import Session
 
-FORMAT = 2  # bump when the layout or the meaning of a column changes: older indexes are misses
+FORMAT = 3  # bump when the layout or the meaning of a column changes: older indexes are misses
 MAGIC = b"pitui session index\n"
 MIN_BYTES = 1 << 20  # a smaller session reads whole about as fast as its index loads
 CAP_BYTES = 512 << 20  # the folder's total; the indexes written longest ago go first
@@ -82,8 +82,10 @@ class _Index(msgspec.Struct, array_like=True):
     # The messages whose fields the index holds, in file order, a column per field (a row per
     # message made a million tuples beside the entries at 1,000,000 entries, 120 MB): id,
     # parentId, timestamp, line number, offset, length, 2 * its shape + textless, usage figures.
+    # A parentId that is the id of the message before it in these columns is stored as 0 (most
+    # are: pi appends a turn under the last), so that it is neither stored nor decoded again.
     ids: list[str]
-    parents: list[str | None]
+    parents: list[str | int | None]
     stamps: list[str]
     numbers: list[int]
     offsets: list[int]
@@ -299,8 +301,8 @@ def _entries(index: _Index, source: LineSource) -> list[Entry]:
         entry = new(Entry)
         entry.type = "message"
         entry.id = id_
-        # A parentId that is the id before it is held once (as the reader holds it).
-        entry.parent_id = before if parent == before else parent
+        # 0: the id before it, held once (as the reader holds it).
+        entry.parent_id = before if type(parent) is int else parent
         before = id_
         entry.timestamp = stamp
         entry.line, entry.offset, entry.length = number, offset, length
@@ -402,7 +404,7 @@ def _encode(
     shapes: dict[tuple[str, str | None, str | None], int] = {}
     others: list[tuple[int, int, int, int]] = []
     ids: list[str] = []
-    parents: list[str | None] = []
+    parents: list[str | int | None] = []
     stamps: list[str] = []
     numbers: list[int] = []
     offsets: list[int] = []
@@ -411,6 +413,7 @@ def _encode(
     usages: list[tuple[_Number, ...] | None] = []
     add_id, add_parent, add_stamp, add_number = ids.append, parents.append, stamps.append, numbers.append
     add_offset, add_length, add_kind, add_usage = offsets.append, lengths.append, kinds.append, usages.append
+    before: str | None = None  # the id of the message before, in the columns
     for place, entry in enumerate(entries):
         shape = _shape(entry)
         if shape is None:
@@ -420,7 +423,8 @@ def _encode(
         if kind is None:
             kind = shapes[shape] = len(shapes)
         add_id(entry.id)
-        add_parent(entry.parent_id)
+        add_parent(0 if entry.parent_id == before and before is not None else entry.parent_id)
+        before = entry.id
         add_stamp(entry.timestamp)
         add_number(entry.line)
         add_offset(entry.offset)
