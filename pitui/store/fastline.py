@@ -18,6 +18,8 @@ It is exact by refusing: anything it cannot decide the way the exact path
   nesting too deep is refused;
 - a field of an unexpected type (an id that is a number, a block that is not an object) is
   refused, so every odd entry is read with every rule;
+- the message is decoded by its role, in one pass: a message with no role, an unknown one or
+  two different ones is refused;
 - an integer beyond 2**53 in the usage is refused (orjson reads those beyond 64 bits as doubles,
   msgspec as integers).
 """
@@ -56,13 +58,51 @@ class _Usage(msgspec.Struct):
     cost: _Cost
 
 
-class _Message(msgspec.Struct):
-    role: str = MISSING
+# A message is decoded by its role, each role into only the fields its entry keeps: an assistant
+# message's content in the same pass (its blocks' type and text), a tool result's usage, nothing
+# of the others. A message with no role, an unknown one or two different ones is refused.
+class _Assistant(msgspec.Struct, tag_field="role", tag="assistant"):
     provider: str = MISSING
     model: str = MISSING
     stopReason: str | None = MISSING
-    content: msgspec.Raw = msgspec.Raw()  # decoded only for an assistant message
+    content: str | list[_Block] = MISSING
     usage: _Usage | None = MISSING
+
+
+class _ToolResult(msgspec.Struct, tag_field="role", tag="toolResult"):
+    usage: _Usage | None = MISSING
+
+
+class _User(msgspec.Struct, tag_field="role", tag="user"):
+    pass
+
+
+class _System(msgspec.Struct, tag_field="role", tag="system"):
+    pass
+
+
+class _Custom(msgspec.Struct, tag_field="role", tag="custom"):
+    pass
+
+
+class _BashExecution(msgspec.Struct, tag_field="role", tag="bashExecution"):
+    pass
+
+
+class _BranchSummary(msgspec.Struct, tag_field="role", tag="branchSummary"):
+    pass
+
+
+class _CompactionSummary(msgspec.Struct, tag_field="role", tag="compactionSummary"):
+    pass
+
+
+_Message = _Assistant | _ToolResult | _User | _System | _Custom | _BashExecution | _BranchSummary | _CompactionSummary
+# The role of each, one string shared by every entry rather than one per line.
+_ROLES: dict[type, str] = {
+    kind: kind.__struct_config__.tag  # type: ignore[misc]
+    for kind in (_Assistant, _ToolResult, _User, _System, _Custom, _BashExecution, _BranchSummary, _CompactionSummary)
+}
 
 
 class _Line(msgspec.Struct):
@@ -76,7 +116,6 @@ class _Line(msgspec.Struct):
 
 
 _line_decoder = msgspec.json.Decoder(_Line)
-_content_decoder = msgspec.json.Decoder(str | list[_Block])
 _REFUSED = (msgspec.DecodeError, RecursionError)
 _JS_SPACE = frozenset(JS_WHITESPACE)
 
@@ -117,20 +156,14 @@ def message_entry(line: bytes, number: int, offset: int, source: LineSource | No
     if message is MISSING:
         entry.role = MISSING
         return entry
-    # The few roles, providers and models are shared by every entry, not held once per line.
-    entry.role = role = _ROLES.get(message.role, message.role)
-    usage = message.usage
-    if role == "assistant":
-        if message.content:
-            try:
-                content: str | list[_Block] | None = _content_decoder.decode(message.content)
-            except _REFUSED:
-                return None
-        else:
-            content = None
+    entry.role = _ROLES[type(message)]
+    if type(message) is _Assistant:
+        content = message.content
         model = (message.provider, message.model)
+        # The few providers and models are shared by every entry, not held once per line.
         entry.provider_model = _MODELS.get(model) or _share(model)
         entry.textless = _textless(message.stopReason, content)
+        usage = message.usage
         if usage:
             calls = 0
             if type(content) is list:
@@ -145,26 +178,14 @@ def message_entry(line: bytes, number: int, offset: int, source: LineSource | No
                 usage.cost.total,
                 calls,
             )
-    elif role == "toolResult":
+    elif type(message) is _ToolResult:
+        usage = message.usage
         entry.usage_figures = (
             (usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.cost.total, 0) if usage else ()
         )
     return entry
 
 
-_ROLES: dict[Any, str] = {
-    role: role
-    for role in (
-        "user",
-        "assistant",
-        "toolResult",
-        "system",
-        "custom",
-        "bashExecution",
-        "branchSummary",
-        "compactionSummary",
-    )
-}
 _MODELS: dict[tuple[Any, Any], tuple[Any, Any]] = {}
 _MODELS_KEPT = 512
 

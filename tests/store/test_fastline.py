@@ -232,6 +232,26 @@ def test_an_ordinary_message_line_takes_the_fast_path() -> None:
     assert fast.textless is True and fast.provider_model == ("anthropic", "claude")
 
 
+def test_a_message_is_decoded_by_its_role_and_an_odd_role_is_left_to_the_exact_path() -> None:
+    """Each role keeps its own fields; two different roles (JavaScript takes the last), an
+    unknown role or none at all is read by the exact path, which gives them their rules."""
+    user = ORDINARY.replace(b'"role":"assistant"', b'"role":"us\\u0065r"')
+    fast = fastline.message_entry(user, 7, 100, None)
+    assert fast is not None and fast.role == "user"
+    assert (fast.provider_model, fast.usage_figures, fast.textless) == (None, None, False)
+    assert fields(fast) == fields(exact_entry(user))  # type: ignore[arg-type]
+    tool = ORDINARY.replace(b'"role":"assistant"', b'"role":"toolResult"')
+    assert fastline.message_entry(tool, 7, 100, None).usage_figures == (10, 2, 0, 0, 0.30000000000000004, 0)  # type: ignore[union-attr]
+    for odd in (
+        ORDINARY.replace(b'"role":"assistant"', b'"role":"user","role":"assistant"'),
+        ORDINARY.replace(b'"role":"assistant"', b'"role":"narrator"'),
+        ORDINARY.replace(b'"role":"assistant",', b""),
+    ):
+        assert fastline.message_entry(odd, 7, 100, None) is None
+        assert exact_entry(odd) is not None
+    assert exact_entry(ORDINARY.replace(b'"role":"assistant"', b'"role":"user","role":"assistant"')).role == "assistant"  # type: ignore[union-attr]
+
+
 # ------------------------------------------------------------------------------ whole sessions
 
 
