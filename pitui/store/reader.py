@@ -246,7 +246,11 @@ class Session:
         # Where reading goes on when the file grows: a torn last line is read again once whole.
         complete = data.rfind(b"\n") + 1 if torn else len(data)
         session.read_upto = base_offset + complete
-        session.next_line = first_number + data.count(b"\n", 0, complete)
+        # Each line up to the last one read ends in a newline: only what follows it is counted.
+        counted, tail = 0, 0
+        if entries and (last_entry := entries[-1]).line == last_number:
+            counted, tail = last_number - first_number, last_entry.offset + last_entry.length - base_offset
+        session.next_line = first_number + counted + data.count(b"\n", tail, complete)
         session.torn_line = last_number if torn else 0
         if needs_migration:
             migrate(header, entries, parsed_order, session.original_version)

@@ -488,3 +488,34 @@ def test_following_a_file_after_our_own_append_reads_only_pi_lines(tmp_path: Pat
     assert [e.type for e in manager.session.entries] == ["message", "message", "label", "message"]
     manager.append_session_info("named after pi's line")  # not refused: the read is current
     assert Session.load(str(path)).name == "named after pi's line"
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b"",
+        b"\n\n  \n",  # blank lines after the last entry
+        b'{"torn',  # a last line still being written
+        b"[1]",  # a last value that is not an object, no newline
+        b"[1]\n\n",
+        b"garbage\n",  # an unreadable last line
+        b'{"type":"message","id":"z9","parentId":"m3","message":{"role":"user","content":"end"}}',
+    ],
+)
+@pytest.mark.parametrize("block", [None, 64])
+def test_reading_goes_on_at_the_line_after_what_was_read(tmp_path: Path, monkeypatch, tail: bytes, block):
+    """The next line's number is one more than the newlines read: what a refresh numbers the
+    appended lines from, whether the file was read whole or in blocks."""
+    rows = [header()] + [msg(f"m{i}", f"m{i - 1}" if i else None, "user", "hi") for i in range(4)]
+    data = lines(*rows) + tail
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    if block is not None:
+        from pitui.store import tuning
+
+        monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 0)
+        monkeypatch.setattr(tuning, "READ_BLOCK_BYTES", block)
+    session = Session.load(str(path))
+    assert session.next_line == data[: session.read_upto].count(b"\n") + 1
+    # A last line without its newline that does not read as an entry is read again once whole.
+    assert session.read_upto == len(data) - (len(tail) if tail in (b'{"torn', b"[1]") else 0)
