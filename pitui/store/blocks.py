@@ -47,29 +47,25 @@ def load_in_blocks(cls: type[Session], fd: int, path: str, source: LineSource, s
     header = first.header
     if header is None or first.migrated or first.header_offset != 0:
         return None
-    pending = data[end:]
-    offset = end + len(pending)  # how far the file was read
-    base = end  # where ``pending`` starts in the file
+    # Each block is read from the start of its first line: the few bytes after the last line
+    # of the block before are read again rather than joined to the next block (a copy of it).
+    base = end  # where the next block starts in the file
     entries, problems, unparsed = first.entries, first.problems, first.unparsed
-    while pending or offset < size:
-        more_bytes = os.pread(fd, min(block, size - offset), offset) if offset < size else b""
-        offset += len(more_bytes)
-        data = pending + more_bytes if pending else more_bytes
-        cut = _boundary(data, len(data) if offset >= size else -1)
-        if cut is None:  # no line end in this block: read more
-            pending = data
+    while base < size:
+        data = os.pread(fd, min(block, size - base), base)
+        while (cut := _boundary(data, size - base)) is None:  # a line longer than a block
+            more_bytes = os.pread(fd, min(block, size - base - len(data)), base + len(data))
             if not more_bytes:
-                break
-            continue
-        more = cls._from_bytes(data[:cut], path, False, source, header, base, first.next_line, index=False)
+                return None  # the file shrank while it was read: read it whole
+            data += more_bytes
+        more = cls._from_bytes(
+            data if cut == len(data) else data[:cut], path, False, source, header, base, first.next_line, index=False
+        )
         entries += more.entries
         problems += more.problems
         unparsed += more.unparsed
         first.read_upto, first.next_line, first.torn_line = more.read_upto, more.next_line, more.torn_line
         base += cut
-        pending = data[cut:]
-    if offset != size or pending:
-        return None  # the file changed size while it was read: read it whole
     first._build_index()
     return first
 

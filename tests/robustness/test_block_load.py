@@ -5,6 +5,7 @@ wherever the blocks end."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from helpers.mixed_session import signature as _signature
 
 from pitui.store import blocks as blocks_mod
 from pitui.store import tuning
-from pitui.store.model import NotASessionError
+from pitui.store.model import LineSource, NotASessionError
 from pitui.store.reader import Session
 
 
@@ -104,3 +105,31 @@ def test_following_the_file_after_a_block_read(tmp_path: Path, monkeypatch: pyte
         f.write(b'n","parentId":null}\n' + json.dumps(_entry(99999, "torn")).encode() + b"\n")
     assert s.refresh() == 2
     assert _signature(s)[:9] == _whole(path, monkeypatch)[:9]
+
+
+@pytest.mark.parametrize("at_call", [2, 3, 9])
+def test_a_file_that_shrinks_while_read_in_blocks_is_left_to_the_whole_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at_call: int
+) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(900)) + b"\n")
+    size = path.stat().st_size
+    monkeypatch.setattr(tuning, "READ_BLOCK_BYTES", 700)
+    real, calls = os.pread, 0
+
+    def pread(fd: int, length: int, offset: int) -> bytes:
+        nonlocal calls
+        calls += 1
+        if calls == at_call:
+            os.truncate(path, size // 2 + 11)  # mid-line
+        return real(fd, length, offset)
+
+    fd = os.open(path, os.O_RDONLY)
+    source = LineSource(str(path), fd)  # closes the descriptor
+    try:
+        monkeypatch.setattr(blocks_mod.os, "pread", pread)
+        assert blocks_mod.load_in_blocks(Session, fd, str(path), source, size) is None
+    finally:
+        monkeypatch.undo()
+        source.close()
+    assert calls > at_call
