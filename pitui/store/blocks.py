@@ -41,7 +41,7 @@ def load_in_blocks(cls: type[Session], fd: int, path: str, source: LineSource, s
     if end is None or not data.startswith(b"{"):
         return None
     try:
-        first = cls._from_bytes(data[:end], path, False, source, None, 0, 1, index=False)
+        first = cls._from_bytes(data, path, False, source, None, 0, 1, index=False, end=end)
     except NotASessionError:
         return None  # no header in the first block: the whole file decides
     header = first.header
@@ -58,9 +58,7 @@ def load_in_blocks(cls: type[Session], fd: int, path: str, source: LineSource, s
             if not more_bytes:
                 return None  # the file shrank while it was read: read it whole
             data += more_bytes
-        more = cls._from_bytes(
-            data if cut == len(data) else data[:cut], path, False, source, header, base, first.next_line, index=False
-        )
+        more = cls._from_bytes(data, path, False, source, header, base, first.next_line, index=False, end=cut)
         entries += more.entries
         problems += more.problems
         unparsed += more.unparsed

@@ -90,15 +90,16 @@ def js_rstrip_bytes(data: bytes) -> bytes:
     return data[: len(data) - strip_js_whitespace(data, start=False)]
 
 
-def strip_js_whitespace(data: bytes, *, start: bool) -> int:
-    """How many bytes of JavaScript whitespace ``data`` starts (or ends) with."""
+def strip_js_whitespace(data: bytes, *, start: bool, end: int | None = None) -> int:
+    """How many bytes of JavaScript whitespace ``data`` starts (or ends, at ``end``) with."""
     count = 0
+    size = len(data) if end is None else end
     while True:
         for ws in _JS_WHITESPACE_BYTES:
             if start and data.startswith(ws, count):
                 count += len(ws)
                 break
-            if not start and data.endswith(ws, 0, len(data) - count):
+            if not start and data.endswith(ws, 0, size - count):
                 count += len(ws)
                 break
         else:

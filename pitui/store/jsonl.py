@@ -178,16 +178,17 @@ def _file_lines(
 
 
 def split_lines(
-    data: bytes, base_offset: int = 0, first_number: int = 1, trim_start: bool = True
+    data: bytes, base_offset: int = 0, first_number: int = 1, trim_start: bool = True, end: int | None = None
 ) -> Iterator[tuple[int, int, bytes]]:
-    """The non-blank lines of ``data`` as pi sees them after ``trim().split("\\n")`` (see
-    :func:`iter_lines`).
+    """The non-blank lines of ``data`` (of its first ``end`` bytes) as pi sees them after
+    ``trim().split("\\n")`` (see :func:`iter_lines`).
 
     Whitespace at the very start and end of the content (a BOM, say) is dropped, as ``trim()``
     drops it; data that continues a file (``trim_start=False``) has no start to trim.
     """
     head = strip_js_whitespace(data, start=True) if trim_start else 0
-    tail = len(data) - strip_js_whitespace(data, start=False)
+    size = len(data) if end is None else end
+    tail = size - strip_js_whitespace(data, start=False, end=size)
     # Line numbers count from the real start of the data, not the trimmed one.
     return _buffer_lines(data, head, tail, first_number + data.count(b"\n", 0, head), base_offset, False)
 

@@ -138,15 +138,18 @@ class Session:
         first_number: int,
         *,
         index: bool = True,
+        end: int | None = None,
     ) -> Session:
         """The one reading loop. With ``header`` given, ``data`` continues a v3 file from
         ``base_offset`` (line ``first_number``): the lines pi appended since it was read (or the
-        next block of a file read in blocks). ``index``: build the index (a whole file)."""
+        next block of a file read in blocks, its first ``end`` bytes, not copied). ``index``: build
+        the index (a whole file)."""
         session = cls(path)
         where = path or "<memory>"
         if keep_bodies:
             source = None
-        torn_tail = bool(data) and not data.endswith(b"\n")
+        size = len(data) if end is None else end
+        torn_tail = size > 0 and not data.endswith(b"\n", 0, size)
         continuing = header is not None
         keep = not continuing or source is None
         needs_migration = False
@@ -230,7 +233,7 @@ class Session:
                     continue
                 append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
 
-        consume(split_lines(data, base_offset, first_number, trim_start=header is None))
+        consume(split_lines(data, base_offset, first_number, trim_start=header is None, end=size))
         torn = torn_tail and bool(session.problems) and session.problems[-1].line == last_number
         if torn:
             last = session.problems[-1]
@@ -244,7 +247,7 @@ class Session:
         session.header = header
         session.source = source
         # Where reading goes on when the file grows: a torn last line is read again once whole.
-        complete = data.rfind(b"\n") + 1 if torn else len(data)
+        complete = data.rfind(b"\n", 0, size) + 1 if torn else size
         session.read_upto = base_offset + complete
         # Each line up to the last one read ends in a newline: only what follows it is counted.
         counted, tail = 0, 0
