@@ -223,9 +223,12 @@ async def test_a_removed_file_is_marked_and_what_was_read_stays(tmp_path: Path) 
         with open(path, "ab") as file:
             file.write(lines(msg("e0000002", "e0000001", "user", "three", n=2)))
         await until(pilot, lambda: "3 entries" in static_text(screen, "#session-facts"), poke=lambda: os.utime(path))
+        conversation = screen.query_one(ConversationView)
+        await until(pilot, lambda: len(conversation.items) == 3)  # the pane follows the tree
         os.remove(path)
         await until(pilot, lambda: "(file removed)" in static_text(screen, "#session-title"))
-        assert len(screen.query_one(ConversationView).items) == 3
+        assert len(conversation.items) == 3
+        assert "3 entries" in static_text(screen, "#session-facts")
 
 
 async def test_a_file_that_is_not_a_session_is_a_message_not_a_crash(tmp_path: Path) -> None:
