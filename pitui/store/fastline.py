@@ -26,7 +26,7 @@ It is exact by refusing: anything it cannot decide the way the exact path
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -99,10 +99,7 @@ class _CompactionSummary(msgspec.Struct, tag_field="role", tag="compactionSummar
 
 _Message = _Assistant | _ToolResult | _User | _System | _Custom | _BashExecution | _BranchSummary | _CompactionSummary
 # The role of each, one string shared by every entry rather than one per line.
-_ROLES: dict[type, str] = {
-    kind: kind.__struct_config__.tag  # type: ignore[misc]
-    for kind in (_Assistant, _ToolResult, _User, _System, _Custom, _BashExecution, _BranchSummary, _CompactionSummary)
-}
+_ROLES: dict[type, str] = {kind: kind.__struct_config__.tag for kind in get_args(_Message)}
 
 
 class _Line(msgspec.Struct):
