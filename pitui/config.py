@@ -19,7 +19,8 @@ from __future__ import annotations
 import os
 import shlex
 import tomllib
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 __all__ = ["DEFAULT_RESUME_COMMAND", "TREE_FILTERS", "Config", "config_path", "load_config"]
 
@@ -29,8 +30,7 @@ DEFAULT_THEME = "textual-dark"
 TREE_FILTERS = ("default", "no-tools", "user-only", "labeled-only", "all")  # pi's treeFilterMode values
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Struct, frozen=True):
     resume_command: tuple[str, ...] = DEFAULT_RESUME_COMMAND
     keys: dict[str, str] = field(default_factory=dict)
     summarizer_command: tuple[str, ...] | None = None  # none: summaries are written by hand

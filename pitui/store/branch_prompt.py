@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.context import apply_edit, context_messages, edit_key, edit_map, has_replacement
 from pitui.store.js import js_head, js_len, js_string, js_truthy
@@ -100,8 +101,7 @@ resume without it. Keep to this format:
 Be brief in every section. Quote file paths, function names and error messages exactly."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileLists:
+class FileLists(Struct, frozen=True):
     read: tuple[str, ...]  # read and never changed
     modified: tuple[str, ...]  # written or edited
 
@@ -110,15 +110,13 @@ class FileLists:
         return {"readFiles": list(self.read), "modifiedFiles": list(self.modified)}
 
 
-@dataclass(frozen=True, slots=True)
-class BranchPreparation:
+class BranchPreparation(Struct, frozen=True):
     messages: list[dict[str, Any]]  # pi's AgentMessages, oldest first
     files: FileLists
     tokens: int  # estimated tokens of the messages kept (0 with no budget: not counted)
 
 
-@dataclass(frozen=True, slots=True)
-class BranchPrompt:
+class BranchPrompt(Struct, frozen=True):
     text: str | None  # what the model is given; None: nothing to summarise (pi asks no model)
     files: FileLists
 

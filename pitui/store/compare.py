@@ -18,8 +18,9 @@ The one home of the comparison rule, shared by ``pitui compare`` and the compari
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.content import text_blocks
 from pitui.store.context_size import format_tokens
@@ -49,8 +50,7 @@ class CompareError(ValueError):
     """Entries that cannot be compared (one is not in the session), with a message for the user."""
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
+class Item(Struct, frozen=True):
     """One line of a side: ``text`` at ``entry_id`` (where Enter goes; None: no entry says it)."""
 
     text: str
@@ -67,8 +67,7 @@ class Item:
         return value
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(Struct, frozen=True):
     """One branch, from just after the common ancestor down to ``entry`` (its entries oldest
     first)."""
 
@@ -117,8 +116,7 @@ class Side:
         return value
 
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(Struct, frozen=True):
     """Two entries' branches from their deepest common entry (``ancestor``; None: the two share
     no entry, as two roots do)."""
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.js import MISSING, js_truthy
 from pitui.store.model import Entry, date_ms
@@ -116,8 +117,7 @@ def context_messages(entry: Entry) -> list[dict[str, Any]]:
     return []
 
 
-@dataclass(frozen=True, slots=True)
-class ProjectedEntry:
+class ProjectedEntry(Struct, frozen=True):
     """One selected entry and what it gives the model: ``messages`` after ``edit`` (the
     latest selected ``context_edit`` aimed at it, or None), ``original`` before it."""
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.context import ProjectedEntry, edit_map, project_entry, projected_messages
 from pitui.store.js import MISSING, js_len, js_number, js_number_string, js_truthy
@@ -50,8 +51,7 @@ __all__ = [
 ESTIMATED_IMAGE_CHARS = 4800
 
 
-@dataclass(frozen=True, slots=True)
-class ContextEstimate:
+class ContextEstimate(Struct, frozen=True):
     """pi's ``ContextUsageEstimate``: ``usage_tokens`` from the last usable reply (at
     ``last_usage_index`` among the messages, None when there is none or it is not trusted),
     plus ``trailing_tokens`` estimated for the messages after it."""

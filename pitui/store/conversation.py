@@ -19,8 +19,9 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from pitui.store.context import context_messages
 from pitui.store.js import MISSING, js_truthy
@@ -59,19 +60,16 @@ __all__ = [
 # parts of a message
 
 
-@dataclass(frozen=True, slots=True)
-class TextPart:
+class TextPart(Struct, frozen=True):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class ThinkingPart:
+class ThinkingPart(Struct, frozen=True):
     text: str
     redacted: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCallPart:
+class ToolCallPart(Struct, frozen=True):
     """A tool call: ``arguments`` is the decoded JSON value as the model wrote it (so a part
     with object arguments compares by value but cannot be hashed)."""
 
@@ -85,8 +83,7 @@ class ToolCallPart:
         return compact_json(self.arguments)
 
 
-@dataclass(frozen=True, slots=True)
-class ImagePart:
+class ImagePart(Struct, frozen=True):
     """An image, without its data: its MIME type and the size of the decoded bytes."""
 
     mime_type: str
@@ -96,8 +93,7 @@ class ImagePart:
 Part = TextPart | ThinkingPart | ToolCallPart | ImagePart
 
 
-@dataclass(frozen=True, slots=True)
-class Usage:
+class Usage(Struct, frozen=True):
     """Tokens and cost (in dollars) of one model call, or a sum of them."""
 
     input: int = 0
@@ -122,14 +118,12 @@ class Usage:
 # items: one per context message
 
 
-@dataclass(frozen=True, slots=True)
-class UserMessage:
+class UserMessage(Struct, frozen=True):
     entry_id: Any
     parts: tuple[Part, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class AssistantMessage:
+class AssistantMessage(Struct, frozen=True):
     entry_id: Any
     parts: tuple[Part, ...]
     provider: str = ""
@@ -139,8 +133,7 @@ class AssistantMessage:
     error_message: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class ToolResult:
+class ToolResult(Struct, frozen=True):
     entry_id: Any
     tool_name: str
     parts: tuple[Part, ...]
@@ -154,8 +147,7 @@ class ToolResult:
         return "\n".join(p.text for p in self.parts if isinstance(p, TextPart))
 
 
-@dataclass(frozen=True, slots=True)
-class BashExecution:
+class BashExecution(Struct, frozen=True):
     """A command the user ran with ``!`` (``excluded``: ``!!``, not sent to the model)."""
 
     entry_id: Any
@@ -168,8 +160,7 @@ class BashExecution:
     full_output_path: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class CustomMessage:
+class CustomMessage(Struct, frozen=True):
     """A message an extension put into the context (``display``: whether pi shows it)."""
 
     entry_id: Any
@@ -178,16 +169,14 @@ class CustomMessage:
     display: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class BranchSummary:
+class BranchSummary(Struct, frozen=True):
     entry_id: Any
     summary: str
     from_id: Any = None
     usage: Usage | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CompactionSummary:
+class CompactionSummary(Struct, frozen=True):
     """A compaction as the model sees it: its summary, in place of the entries it replaced.
 
     ``replaced_ids`` are the entries whose messages the model saw just before the compaction
@@ -206,8 +195,7 @@ class CompactionSummary:
         return len(self.replaced_ids)
 
 
-@dataclass(frozen=True, slots=True)
-class OtherMessage:
+class OtherMessage(Struct, frozen=True):
     """A message of a role pi does not know (it passes them into the context as they are)."""
 
     entry_id: Any
@@ -227,8 +215,7 @@ Item = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Totals:
+class Totals(Struct, frozen=True):
     """Usage summed over messages: what they cost."""
 
     usage: Usage = field(default_factory=Usage)

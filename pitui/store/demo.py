@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import tempfile
 from collections import Counter
-from dataclasses import dataclass
 from importlib import resources
+
+from msgspec import Struct
 
 from pitui.demo import AGENT_DIR_PLACEHOLDER
 from pitui.store.jsonl import parse_line
@@ -15,8 +16,7 @@ from pitui.store.jsonl import parse_line
 PLACEHOLDER = AGENT_DIR_PLACEHOLDER.encode()
 
 
-@dataclass(frozen=True, slots=True)
-class DemoInstall:
+class DemoInstall(Struct, frozen=True):
     agent_dir: str
     cwd: str  # the project with the most demo history: "this folder" for the demo
 

@@ -18,8 +18,9 @@ across pitui's summaries.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from pitui.store.branch_prompt import (
     FileLists,
@@ -127,16 +128,14 @@ def branch_digest(entries: list[Entry]) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-@dataclass(slots=True)
-class Note:
+class Note(Struct):
     """One thing a branch holds: a prompt, an answer, an error (``text``), at ``entry_id``."""
 
     entry_id: Any
     text: str
 
 
-@dataclass(slots=True)
-class CommandNote:
+class CommandNote(Struct):
     """A command a branch ran: a ``bash`` tool call (``entry_id`` the assistant message that made
     it) or a shell command the user ran (a ``bashExecution`` message). ``failed``: its tool
     result is an error, or it exited with a code other than 0; ``result_id``: that tool result."""
@@ -152,8 +151,7 @@ class CommandNote:
         return f"`{_one_line(self.command)}`{self.outcome}"
 
 
-@dataclass(slots=True)
-class BranchNotes:
+class BranchNotes(Struct):
     """What a branch's entries hold, entry by entry, oldest first: :func:`branch_notes`."""
 
     prompts: list[Note] = field(default_factory=list)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
+
+from msgspec import Struct
 
 from pitui.store.js import JS_WHITESPACE, js_lower, js_trim, utf16
 from pitui.store.jsregex import JS_SPACE_CLASS
@@ -41,8 +42,7 @@ _LETTERS_DIGITS = re.compile(r"([a-z]+)([0-9]+)")
 _DIGITS_LETTERS = re.compile(r"([0-9]+)([a-z]+)")
 
 
-@dataclass(frozen=True, slots=True)
-class FuzzyResult:
+class FuzzyResult(Struct, frozen=True):
     matches: bool
     score: float
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from pitui.store.js import JS_WHITESPACE, MISSING, Opaque, as_key, js_date_value, js_trim, js_truthy
 from pitui.store.jsonl import BadLine, parse_line
@@ -19,8 +20,7 @@ class NotASessionError(ValueError):
     """The file is not a pi session (its first readable line is not a session header)."""
 
 
-@dataclass(frozen=True, slots=True)
-class LineProblem:
+class LineProblem(Struct, frozen=True):
     """A line that was skipped, or something odd about the file, with where and why."""
 
     path: str
@@ -230,8 +230,7 @@ class LineSource:
         self.close()
 
 
-@dataclass(frozen=True, slots=True)
-class DiskState:
+class DiskState(Struct, frozen=True):
     """What a file was on disk when it was read: a write checks that it still is."""
 
     dev: int
@@ -248,8 +247,7 @@ class FileChangedError(OSError):
     """A session file changed on disk since it was read (rewritten, or pi appended to it)."""
 
 
-@dataclass(slots=True)
-class Tree:
+class Tree(Struct):
     """pi's ``getTree()``: roots in file order, children sorted by timestamp (stable)."""
 
     roots: list[Entry]
@@ -316,8 +314,7 @@ def _v8_sort(nodes: list[Entry], keys: list[float]) -> list[Entry]:
     return [nodes[i] for _, i in items]
 
 
-@dataclass(slots=True)
-class SessionContext:
+class SessionContext(Struct):
     messages: list[dict[str, Any]]
     thinking_level: Any
     model: dict[str, Any] | None

@@ -19,8 +19,9 @@ model no longer sees kept in its place and marked.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.context import ProjectedEntry
 from pitui.store.conversation import CompactionSummary, Item, entry_items, item_from_message
@@ -32,8 +33,7 @@ from pitui.store.system_prompt import SystemChange, replay_system
 __all__ = ["Marked", "PaneItem", "SystemBlock", "item_key", "model_sees", "projected_items"]
 
 
-@dataclass(frozen=True, slots=True)
-class SystemBlock:
+class SystemBlock(Struct, frozen=True):
     """A system message: the prompt it declares (``whole``: the first on the path, or a
     compaction's checkpoint) or the changes it makes (``changes``: one short line each)."""
 
@@ -52,8 +52,7 @@ class SystemBlock:
         return len(self.text)
 
 
-@dataclass(frozen=True, slots=True)
-class Marked:
+class Marked(Struct, frozen=True):
     """A message the model no longer sees as it was: ``item`` is what the pane shows (the
     original when ``omitted``, else the replacement), ``original`` the replaced message."""
 

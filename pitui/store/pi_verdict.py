@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.context import EDITABLE_ROLES, ProjectedEntry, has_replacement
 from pitui.store.js import MISSING, js_trim, js_truthy
@@ -26,8 +27,7 @@ _HEADER_WINDOW = 1 << 20  # how far past the header's offset its line is looked 
 OPEN, CONTEXT, NAME = "open", "context", "name"
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(Struct, frozen=True):
     """One way pi 1.6.0 fails on the file: ``at`` which step, the error it throws (``None``
     when it dies without one), and why, in words."""
 

@@ -32,9 +32,10 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from pitui.store.fuzzy import collapse_whitespace, fuzzy_lowered, lowered_utf16, normalize_whitespace_lower
 from pitui.store.js import JS_WHITESPACE, MISSING, js_lower, js_string, js_trim, utf16
@@ -73,14 +74,12 @@ class QueryError(ValueError):
     """A query that cannot be run (an empty or invalid ``re:`` pattern)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(Struct, frozen=True):
     kind: Literal["fuzzy", "phrase"]
     value: str
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedQuery:
+class ParsedQuery(Struct, frozen=True):
     mode: Literal["tokens", "regex"]
     tokens: tuple[Token, ...] = ()
     regex: re.Pattern[str] | None = None
@@ -91,8 +90,7 @@ class ParsedQuery:
         return self.mode == "tokens" and not self.tokens
 
 
-@dataclass(frozen=True, slots=True)
-class MatchResult:
+class MatchResult(Struct, frozen=True):
     matches: bool
     score: float
 

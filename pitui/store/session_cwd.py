@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from pitui.store import paths
 
@@ -32,8 +33,7 @@ __all__ = [
 Choice = Literal["continue", "fork"]
 
 
-@dataclass(frozen=True, slots=True)
-class MissingCwd:
+class MissingCwd(Struct, frozen=True):
     """pi's ``MissingSessionCwdIssue``: the session, its folder that is gone (resolved, as pi
     holds it), and the folder it would continue in instead (pi's ``fallbackCwd``)."""
 
@@ -93,8 +93,7 @@ def missing_cwds(cwds: Iterable[Any]) -> frozenset[str]:
     return frozenset(gone)
 
 
-@dataclass(frozen=True, slots=True)
-class Forked:
+class Forked(Struct, frozen=True):
     """The session a fork made: its file and id, and the folder it belongs to."""
 
     path: str

@@ -24,10 +24,11 @@ import stat
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
 
 from pitui.store.content import extract_text_content
 from pitui.store.js import (
@@ -84,8 +85,7 @@ class PreviewError(Exception):
         self.path = path
 
 
-@dataclass(frozen=True, slots=True)
-class Tokens:
+class Tokens(Struct, frozen=True):
     """Token counts summed over the session's usages (:mod:`pitui.store.totals`)."""
 
     input: int | float = 0
@@ -99,8 +99,7 @@ class Tokens:
         return self.input + self.output + self.cache_read + self.cache_write
 
 
-@dataclass(frozen=True, slots=True)
-class ModelUse:
+class ModelUse(Struct, frozen=True):
     """A model that answered in the session, and how many assistant messages it wrote."""
 
     provider: str
@@ -114,8 +113,7 @@ class ModelUse:
         return self.model or self.provider or "(unknown model)"
 
 
-@dataclass(frozen=True, slots=True)
-class LabelInfo:
+class LabelInfo(Struct, frozen=True):
     """A label in force: the entry it names, its text, and when it was set (ms, or None)."""
 
     target_id: str
@@ -123,8 +121,7 @@ class LabelInfo:
     time: float | None
 
 
-@dataclass(frozen=True, slots=True)
-class SessionPreview:
+class SessionPreview(Struct, frozen=True):
     """What the preview pane shows about one session file. Plain, immutable data.
 
     Branches: ``leaves`` counts the entries nothing hangs from (the ends of the conversation's
@@ -252,8 +249,7 @@ def count_numbered_branches(up: list[int | None]) -> tuple[int, int]:
     return leaves, count - leaves - children.count(1)
 
 
-@dataclass(frozen=True, slots=True)
-class SessionFacts:
+class SessionFacts(Struct, frozen=True):
     """What the session view says of a session it has read, beside what the entries tell: its
     branches (``leaves``, as the preview counts them), pi 1.6's ``/session`` token total and
     cost, and the file's size. The same figures as :func:`session_preview`'s, without reading

@@ -25,8 +25,9 @@ tools that are not a list), the value is read as empty and the message's ``probl
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from pitui.store.js import MISSING, js_string
 from pitui.store.reader import Session
@@ -34,8 +35,7 @@ from pitui.store.reader import Session
 __all__ = ["SystemChange", "SystemPrompt", "path_system_prompt", "replay_system"]
 
 
-@dataclass(frozen=True, slots=True)
-class SystemPrompt:
+class SystemPrompt(Struct, frozen=True):
     """The system prompt in force: pi's replayed system message, and its text."""
 
     content: str  # the base text and every later instruction text, joined with blank lines
@@ -54,8 +54,7 @@ class SystemPrompt:
         return [js_string(name) for name in self.tools]
 
 
-@dataclass(frozen=True, slots=True)
-class SystemChange:
+class SystemChange(Struct, frozen=True):
     """What one system message on a path changed."""
 
     entry_id: Any
@@ -80,8 +79,7 @@ class SystemChange:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class PathSystem:
+class PathSystem(Struct, frozen=True):
     """The prompt at the end of a path, and each system message on it in path order."""
 
     prompt: SystemPrompt | None

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from pitui.store.catalog import SearchHit, SessionInfo
 
 __all__ = ["ListRow", "threaded_rows"]
 
 
-@dataclass(frozen=True, slots=True)
-class ListRow:
+class ListRow(Struct, frozen=True):
     """One session in the list: its row, its tree prefix (threaded order) and, while
     searching, where the query matched."""
 

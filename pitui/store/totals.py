@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.js import MISSING, js_number, js_plus, js_round, js_string, js_truthy
 from pitui.store.jsonl import prepare
@@ -157,8 +158,7 @@ def _shown(value: Any) -> int | float:
     return 1 if value is True else 0  # JavaScript's + takes true as 1 (false and null as 0)
 
 
-@dataclass(frozen=True, slots=True)
-class SessionStats:
+class SessionStats(Struct, frozen=True):
     """pi's ``/session`` totals of one file. The number fields are the shown sums (see the
     module's docstring); :meth:`pi_json` is pi's exact result."""
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from msgspec import Struct, field
 
 from pitui.store.catalog.model import SessionInfo
 from pitui.store.catalog.usage import UNKNOWN_DAY, SessionUsage
@@ -48,8 +49,7 @@ def period_label(days: int | None) -> str:
     return "all time" if days is None else f"last {days} days"
 
 
-@dataclass(slots=True)
-class UsageRow:
+class UsageRow(Struct):
     """One bucket: its figures and the sessions (paths, in listing order) that have usage in it."""
 
     key: str
@@ -91,8 +91,7 @@ class UsageRow:
         return out
 
 
-@dataclass(slots=True)
-class UsageReport:
+class UsageReport(Struct):
     """The buckets (days oldest first; projects and models by cost, then tokens, largest first)
     and their total."""
 

@@ -13,10 +13,10 @@ import shlex
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from msgspec import Struct
 from textual.app import App
 from textual.binding import Binding, BindingType
 
@@ -53,8 +53,7 @@ STYLE_FILES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class AppResult:
+class AppResult(Struct, frozen=True):
     """What the user chose when the app ended: print a session's path, or resume it in pi."""
 
     action: Literal["print", "resume"]

@@ -4,8 +4,7 @@ No files: the pane is given SessionPreview values built here."""
 
 from __future__ import annotations
 
-import dataclasses
-
+import msgspec
 import pytest
 from helpers.pilot import screen_lines, screen_text
 from helpers.preview_app import BASE, HOME, HOUR, NOW, PaneApp
@@ -66,7 +65,7 @@ async def test_a_long_fork_path_keeps_its_file_name():
 
 
 async def test_without_name_the_first_prompt_is_the_title_and_one_prompt_is_enough():
-    preview = dataclasses.replace(BASE, name=None, last_prompt=BASE.first_prompt, labels=(), parent_session=None)
+    preview = msgspec.structs.replace(BASE, name=None, last_prompt=BASE.first_prompt, labels=(), parent_session=None)
     lines = await shown(preview)
     text = "\n".join(lines)
     assert lines[0].strip().startswith("`weather now berlin`")
@@ -77,20 +76,20 @@ async def test_without_name_the_first_prompt_is_the_title_and_one_prompt_is_enou
 
 async def test_many_labels_are_cut_and_counted():
     labels = tuple(LabelInfo(f"e{i:07d}", f"label {i}", NOW - i * HOUR) for i in range(1, 13))
-    text = "\n".join(await shown(dataclasses.replace(BASE, labels=labels), size=(80, 60)))
+    text = "\n".join(await shown(msgspec.structs.replace(BASE, labels=labels), size=(80, 60)))
     assert "label 8" in text and "label 9" not in text
     assert f"and {12 - MAX_LABELS} more" in text
 
 
 async def test_skipped_lines_are_said():
-    preview = dataclasses.replace(BASE, skipped_lines=3, problems=(LineProblem(BASE.path, 4, "not valid JSON"),))
+    preview = msgspec.structs.replace(BASE, skipped_lines=3, problems=(LineProblem(BASE.path, 4, "not valid JSON"),))
     text = "\n".join(await shown(preview))
     assert "3 unreadable lines skipped (line 4: not valid JSON)" in text
 
 
 async def test_untrusted_text_is_shown_as_text():
     hostile = "[bold red]x[/] \x1b[31mred\x1b[0m \x07bell\u202etxt.exe [@click=app.quit]go[/]"
-    preview = dataclasses.replace(
+    preview = msgspec.structs.replace(
         BASE,
         name=hostile,
         first_prompt="first [link=http://e.vil]click[/link]\x1b]8;;http://e.vil\x07",

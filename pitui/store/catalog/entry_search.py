@@ -31,9 +31,10 @@ import sqlite3
 import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
 
 from pitui.store.catalog.db import stored_text
 from pitui.store.catalog.index import prefilter
@@ -70,8 +71,7 @@ def session_title(info: SessionInfo) -> str:
     return info.name or info.first_message
 
 
-@dataclass(slots=True)
-class EntryHit:
+class EntryHit(Struct):
     """One matching message: its session's row, where it is, pi's score and a snippet.
 
     ``time`` is ms since 1970 (the message's timestamp, else the entry's), None when the file
@@ -84,7 +84,7 @@ class EntryHit:
     time: float | None
     score: float
     offset: int  # byte offset of the entry's line
-    text: str = field(default="", repr=False)  # the message's text, as searched
+    text: str = field(default="")  # the message's text, as searched
     snippet: str = ""
     spans: list[tuple[int, int]] = field(default_factory=list)
 
@@ -107,8 +107,7 @@ class EntryHit:
         }
 
 
-@dataclass(slots=True)
-class EntryResults:
+class EntryResults(Struct):
     """The best hits so far (best first), how many sessions are searched of how many, whether
     the search is over, and whether it stopped at the limit with more hits left unlooked-for."""
 

@@ -4,8 +4,9 @@ the stored text rows a search and a snippet read."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
+
+from msgspec import Struct
 
 from pitui.store.js import MISSING, iso_ms, js_string
 from pitui.store.jsonl import prepare
@@ -30,8 +31,7 @@ NO_MESSAGES = "(no messages)"  # pi's firstMessage for a session without a user 
 ProgressFn = Callable[[int, int], Any]  # (files done, files in all)
 
 
-@dataclass(slots=True)
-class SessionInfo:
+class SessionInfo(Struct):
     """One row of pi's session list (``SessionInfo`` in pi), plus the file's size and mtime."""
 
     path: str
@@ -82,16 +82,14 @@ class SessionInfo:
         return prepared
 
 
-@dataclass(slots=True)
-class ListingProblem:
+class ListingProblem(Struct):
     """A file (or folder) the listing skipped, and why."""
 
     path: str
     reason: str
 
 
-@dataclass(slots=True)
-class SearchHit:
+class SearchHit(Struct):
     """A session that matches a query: its row, pi's score (lower is better) and where it matched.
 
     ``snippet`` is one line of text around the first match (newlines and control characters

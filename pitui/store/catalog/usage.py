@@ -24,10 +24,10 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from msgspec import Struct
 
 from pitui.store.catalog.codec import db_text, dump_blob, from_utf8, load_blob
 from pitui.store.catalog.db import SQL_PARAMS, CatalogDB
@@ -66,8 +66,7 @@ def time_zone() -> str:
     return f"{time.tzname[0]}/{time.tzname[1]}/{time.timezone}/{time.altzone}"
 
 
-@dataclass(slots=True)
-class SessionUsage:
+class SessionUsage(Struct):
     """One session's usage: its figures per (day, source)."""
 
     path: str
@@ -166,8 +165,7 @@ def _add(sums: dict[Bucket, list[Any]], entry: Any) -> None:
     total[5] += 1
 
 
-@dataclass(slots=True)
-class UsageScan:
+class UsageScan(Struct):
     """What reading (the rest of) a file gave: the sums of its whole lines (up to ``offset``)
     and of the unterminated last line, and the file's stamp."""
 

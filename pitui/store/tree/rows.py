@@ -13,9 +13,10 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
+
+from msgspec import Struct
 
 from pitui.store.content import extract_content, format_tool_call, tool_call_map_entries
 from pitui.store.js import (
@@ -51,8 +52,7 @@ class _NeedsMap(Exception):
     """A tool result's call is not near it: the map of every call must be built first."""
 
 
-@dataclass(frozen=True, slots=True)
-class RowText:
+class RowText(Struct, frozen=True):
     """One row of the tree: ``(text, role)`` segments, and where the entry's own text starts
     (pi shows that part bold on the selected row).
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from msgspec import Struct
 
 from pitui.store.content import extract_user_message_text
 from pitui.store.js import MISSING, js_trim
@@ -68,16 +69,14 @@ def is_prompt(entry: Entry) -> bool:
     return prompt
 
 
-@dataclass(frozen=True, slots=True)
-class BranchResult:
+class BranchResult(Struct, frozen=True):
     entry_id: str | None  # the entry written (None: nothing was)
     new_leaf: str | None
     prompt_text: str | None  # the chosen user message's text, to copy: pitui has no editor
     summary_dropped: bool = False  # a summary was given but the move leaves nothing behind (pi writes none)
 
 
-@dataclass(frozen=True, slots=True)
-class BranchPlan:
+class BranchPlan(Struct, frozen=True):
     """What branching at an entry would do, before anything is written."""
 
     target: Entry

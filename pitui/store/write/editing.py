@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
+
+from msgspec import Struct
 
 from pitui.store.js import js_trim
 from pitui.store.model import FileChangedError
@@ -41,8 +42,7 @@ from pitui.store.write.surgery import EditPlan
 __all__ = ["Forked", "SessionEditor", "Written"]
 
 
-@dataclass(frozen=True, slots=True)
-class Written:
+class Written(Struct, frozen=True):
     """The outcome of one action, for the status line."""
 
     entry_id: str | None  # the entry appended; None: nothing was written
@@ -59,14 +59,12 @@ class CopyPlan(NamedTuple):
     prompt_text: str | None  # a fork before a user message: its text, to ask again
 
 
-@dataclass(frozen=True, slots=True)
-class Forked:
+class Forked(Struct, frozen=True):
     path: str  # the new session file
     prompt_text: str | None  # the user message forked before, to ask again
 
 
-@dataclass(frozen=True, slots=True)
-class _Undo:
+class _Undo(Struct, frozen=True):
     kind: str  # "label", "name", "leaf" or "context"
     written_id: str  # the entry the action appended
     before: Any  # the label, name or leaf before the action (a context edit: its EditPlan)

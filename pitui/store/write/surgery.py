@@ -21,8 +21,9 @@ a message for the user otherwise); :func:`write_plan` writes it through the mana
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from pitui.store.context import apply_edit, context_messages, edit_key, has_replacement
 from pitui.store.context_size import estimate_tokens, format_tokens
@@ -38,8 +39,7 @@ OPERATIONS = ("omit", "restore", "replace", "toggle")
 _EDITABLE_ROLES = ("user", "assistant", "toolResult")
 
 
-@dataclass(frozen=True, slots=True)
-class EditPlan:
+class EditPlan(Struct, frozen=True):
     """The ``context_edit`` entries one action writes, in order, and what it undoes to."""
 
     op: str  # "omit", "restore" or "replace"

@@ -12,9 +12,9 @@ Ctrl+B continue a side (the session view's branch, asked first). The screen dism
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from msgspec import Struct
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -36,8 +36,7 @@ ONLY_HERE = "+"
 FAILED = "✗"
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(Struct, frozen=True):
     """One row of the table: a section's title, or a line of each side (an item, or plain text)."""
 
     title: str | None = None

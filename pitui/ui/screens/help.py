@@ -8,9 +8,9 @@ meets them: the screen, its widgets, then the keys that work everywhere.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from msgspec import Struct
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -26,8 +26,7 @@ from pitui.ui.keys import OrderedKeys, binding_defaults, keys_for
 __all__ = ["HelpScreen", "KeyRow", "key_rows"]
 
 
-@dataclass(frozen=True, slots=True)
-class KeyRow:
+class KeyRow(Struct, frozen=True):
     group: str
     keys: str
     description: str

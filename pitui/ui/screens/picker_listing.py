@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from pitui.store.catalog import Scope
 from pitui.store.paths import listed_folder, misplaced_agent_dir, real_path_cached, session_dir_for
@@ -27,8 +28,7 @@ __all__ = ["PickerListing", "Resolved", "ScopeState"]
 SCOPES: tuple[Scope, ...] = ("current", "all")
 
 
-@dataclass(slots=True)
-class ScopeState:
+class ScopeState(Struct):
     """The sessions of one scope, as far as they are known."""
 
     infos: list[SessionInfo] | None = None  # None: nothing yet, not even from the cache
@@ -39,8 +39,7 @@ class ScopeState:
     problems: list[ListingProblem] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
+class Resolved(Struct, frozen=True):
     """What a listing thread looked up on disk for its rows: real paths not known before, and
     the header cwds whose folder no longer exists."""
 

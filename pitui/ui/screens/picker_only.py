@@ -3,9 +3,9 @@ saying which and how to go back to all of them; and the key that opens the usage
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from msgspec import Struct
 from textual.widgets import Static
 
 from pitui.safe_text import safe_line
@@ -16,8 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["OnlySessions", "PickerOnly", "only_these"]
 
 
-@dataclass(frozen=True, slots=True)
-class OnlySessions:
+class OnlySessions(Struct, frozen=True):
     """The sessions the picker is limited to, and what they are (said in the line above the list)."""
 
     paths: frozenset[str]

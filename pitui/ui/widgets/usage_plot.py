@@ -12,8 +12,8 @@ import datetime
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from msgspec import Struct
 from rich.text import Text
 from textual.app import RenderResult
 from textual_plotext import PlotextPlot
@@ -35,8 +35,7 @@ SEGMENTS: tuple[tuple[str, RGB, RGB], ...] = (
 COST: tuple[RGB, RGB] = ((90, 110, 140), (255, 180, 70))
 
 
-@dataclass(frozen=True, slots=True)
-class PlotData:
+class PlotData(Struct, frozen=True):
     """What the plot shows: bars at ``xs`` (day numbers, or 1, 2, … for buckets), each a stack of
     ``values`` (one per segment in tokens, one in cost), the tick labels at ``ticks``, and the
     index of the highlighted bar (None: none)."""

@@ -6,9 +6,9 @@ over; :mod:`pitui.ui.widgets.conversation.render` turns one into :class:`Piece` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from msgspec import Struct, field
 from rich.console import RenderableType
 from rich.segment import Segment
 
@@ -59,8 +59,7 @@ class Piece(NamedTuple):
     header: bool = False  # a header row: a click there closes an open part too
 
 
-@dataclass(eq=False, slots=True)
-class Hotspot:
+class Hotspot(Struct, eq=False):
     """Rows of a block that belong to a foldable part; a click there opens or closes it."""
 
     start: int
@@ -69,8 +68,7 @@ class Hotspot:
     header: bool  # a click on a header row closes an open part too
 
 
-@dataclass(eq=False, slots=True)
-class Block:
+class Block(Struct, eq=False):
     item: PaneItem
     key: tuple[Any, int, int]  # entry id, its n-th message, depth: what its folds are remembered by
     folds: dict[int, bool]  # fold key -> open; a key not here is at its default

@@ -11,8 +11,8 @@ Session text is untrusted: every string goes through :mod:`pitui.safe_text` and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
+from msgspec import Struct
 from rich.console import Console, RenderableType
 from rich.markdown import Markdown
 from rich.segment import Segment
@@ -58,8 +58,7 @@ from pitui.ui.widgets.conversation.blocks import (
 __all__ = ["Look", "estimate_height", "pieces", "render_rows"]
 
 
-@dataclass(frozen=True, slots=True)
-class Look:
+class Look(Struct, frozen=True):
     """What rendering takes from the view: its component styles by name, the theme, and
     whether thinking blocks are open unless the user folded them."""
 
