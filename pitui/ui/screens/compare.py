@@ -19,7 +19,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from pitui.safe_text import safe_line
 from pitui.store.compare import SECTIONS, CompareError, Comparison, Item, compare, entry_summary
@@ -28,6 +28,7 @@ from pitui.store.reader import Session
 from pitui.ui import bindings
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.dialogs import ConfirmDialog
+from pitui.ui.widgets.footer import KeysFooter
 from pitui.ui.workers import work
 
 __all__ = ["CompareScreen", "Row", "comparison_rows"]
@@ -111,7 +112,7 @@ class CompareScreen(OrderedKeys, Screen[Any]):
         table = ComparisonTable(id="compare-table", cursor_type="cell", zebra_stripes=False)
         yield table
         yield Static(id="compare-status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         a, b = (safe_line(str(i))[:8] for i in self.ids)

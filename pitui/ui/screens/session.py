@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from pitui.safe_text import safe_line
 from pitui.store import tuning
@@ -50,6 +50,7 @@ from pitui.ui.screens.session_context import ContextSession
 from pitui.ui.screens.session_live import FollowsFile, PathShown, path_items
 from pitui.ui.screens.session_writes import WritesSession
 from pitui.ui.widgets.conversation.view import ConversationView
+from pitui.ui.widgets.footer import KeysFooter
 from pitui.ui.widgets.session_tree import SessionTree
 from pitui.ui.workers import work
 
@@ -112,7 +113,7 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
             with Vertical(id="conversation-pane"):
                 yield ConversationView(id="conversation")
         yield Static(id="session-status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#tree-pane").border_title = "Tree"
