@@ -38,6 +38,8 @@ class KeysFooter(Footer):
             self._asked -= 1
             if self._asked > 0:
                 return  # a later ask composes what this one would, and what changed since
+        if not self.is_attached:
+            return  # its screen has gone (as Widget.recompose, which would do nothing)
         # What Footer.compose reads of each binding: the binding, whether it is enabled, its tooltip.
         shown = tuple(
             (binding, enabled, tooltip) for _, binding, enabled, tooltip in self.screen.active_bindings.values()
