@@ -249,7 +249,7 @@ def update(session: Session, model: TreeModel) -> None:
     """The model's part of following a growing file: the entry is added in memory (reading it
     from the file is Session.refresh's cost, not the tree's)."""
     leaf = session.leaf_id
-    entry = Entry(
+    entry = Entry.from_data(
         {
             "type": "message",
             "id": "feedf00d",

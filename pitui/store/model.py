@@ -10,7 +10,7 @@ import math
 import os
 from typing import Any
 
-from msgspec import Struct, field
+from msgspec import Struct, field, structs
 
 from pitui.store.js import JS_WHITESPACE, MISSING, Opaque, as_key, js_date_value, js_trim, js_truthy
 from pitui.store.jsonl import BadLine, parse_line
@@ -32,64 +32,83 @@ class LineProblem(Struct, frozen=True):
         return f"{where}: {self.reason}"
 
 
-class Entry:
-    """One tree entry: the fields every view needs, and where its full line is."""
+class Entry(Struct, eq=False, gc=False):
+    """One tree entry: the fields every view needs, and where its full line is.
 
-    __slots__ = (
-        "_data",
-        "_source",
-        "id",
-        "length",
-        "line",
-        "offset",
-        "parent_id",
-        "provider_model",
-        "role",
-        "textless",
-        "timestamp",
-        "type",
-        "usage_figures",
-    )
+    A msgspec Struct: a session makes one per line, and a Struct is made in one call in C
+    (the readers' fast paths give every field, in order) where a slotted class had its fields
+    set one by one. Made from a decoded line by :meth:`from_data`. Entries compare and hash by
+    identity (``eq=False``), as the walks and the caches of paths rely on. They are not tracked
+    by the cyclic collector (``gc=False``): an entry refers only to its line's decoded value,
+    its source and tuples of fields, none of which can refer back to it, so it is never part
+    of a cycle."""
 
-    def __init__(
-        self,
+    type: Any = MISSING
+    id: Any = MISSING
+    parent_id: Any = MISSING
+    timestamp: Any = MISSING
+    line: int = 0
+    offset: int = -1
+    length: int = 0
+    role: Any = MISSING
+    provider_model: tuple[Any, Any] | None = None
+    # An assistant message with no text that ended normally (only thinking and tool calls):
+    # pi's /tree hides these, and deciding it later would mean decoding every body again.
+    textless: bool = False
+    # What pi's /session totals read of an assistant or tool result message, kept so that
+    # the totals need not decode every body again (None: read the line when they are made).
+    usage_figures: tuple[Any, ...] | None = None
+    _source: LineSource | None = None
+    _data: dict[str, Any] | None = None  # the whole value, when kept
+
+    @classmethod
+    def from_data(
+        cls,
         data: dict[str, Any],
         line: int = 0,
         offset: int = -1,
         length: int = 0,
         source: LineSource | None = None,
         keep: bool = True,
-    ) -> None:
+    ) -> Entry:
+        """The entry of a decoded line ``data``, the line ``line`` at ``offset`` of ``length``
+        bytes in ``source``; its value kept unless ``keep`` is false (and there is a source)."""
         get = data.get
-        self.type: Any = get("type", MISSING)
-        self.id: Any = get("id", MISSING)
-        self.parent_id: Any = get("parentId", MISSING)
-        if type(self.id) in _CONTAINERS or type(self.parent_id) in _CONTAINERS:
-            self.id, self.parent_id = as_key(self.id), as_key(self.parent_id)
-        self.timestamp: Any = get("timestamp", MISSING)
-        self.line = line
-        self.offset = offset
-        self.length = length
-        self.role: Any = MISSING
-        self.provider_model: tuple[Any, Any] | None = None
-        # An assistant message with no text that ended normally (only thinking and tool calls):
-        # pi's /tree hides these, and deciding it later would mean decoding every body again.
-        self.textless = False
-        # What pi's /session totals read of an assistant or tool result message, kept so that
-        # the totals need not decode every body again (None: read the line when they are made).
-        self.usage_figures: tuple[Any, ...] | None = None
-        if self.type == "message":
+        kind = get("type", MISSING)
+        id_ = get("id", MISSING)
+        parent_id = get("parentId", MISSING)
+        if type(id_) in _CONTAINERS or type(parent_id) in _CONTAINERS:
+            id_, parent_id = as_key(id_), as_key(parent_id)
+        role: Any = MISSING
+        provider_model = None
+        textless = False
+        usage = None
+        if kind == "message":
             message = get("message")
             if type(message) is dict:
-                self.role = role = message.get("role", MISSING)
+                role = message.get("role", MISSING)
                 if role == "assistant":
-                    self.provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
-                    self.textless = textless_message(message)
-                    self.usage_figures = usage_figures(message, True)
+                    provider_model = (message.get("provider", MISSING), message.get("model", MISSING))
+                    textless = textless_message(message)
+                    usage = usage_figures(message, True)
                 elif role == "toolResult":
-                    self.usage_figures = usage_figures(message, False)
-        self._source = source
-        self._data: dict[str, Any] | None = data if keep or source is None else None
+                    usage = usage_figures(message, False)
+        kept = data if keep or source is None else None
+        return cls(
+            kind,
+            id_,
+            parent_id,
+            get("timestamp", MISSING),
+            line,
+            offset,
+            length,
+            role,
+            provider_model,
+            textless,
+            usage,
+            source,
+            kept,
+        )
 
     def read_data(self) -> dict[str, Any]:
         """The whole entry as it is in the file: the value kept when it was read, else its line
@@ -117,12 +136,7 @@ class Entry:
     def kept(self) -> Entry:
         """A copy of this entry that holds its data (read now if it was not kept), for work that
         reads the same bodies several times; the entry itself stays as light as it was."""
-        data = self.data
-        copy = Entry.__new__(Entry)
-        for slot in Entry.__slots__:
-            setattr(copy, slot, getattr(self, slot))
-        copy._data = data
-        return copy
+        return structs.replace(self, _data=self.data)
 
     @property
     def message(self) -> Any:

@@ -231,7 +231,7 @@ class Session:
                     problems.append(LineProblem(where, number, "skipped: a second session header"))
                     unparsed.append((offset, len(line)))
                     continue
-                append(Entry(value, number, offset, len(line), source, keep or kind != "message"))
+                append(Entry.from_data(value, number, offset, len(line), source, keep or kind != "message"))
 
         consume(split_lines(data, base_offset, first_number, trim_start=header is None, end=size))
         torn = torn_tail and bool(session.problems) and session.problems[-1].line == last_number

@@ -294,24 +294,30 @@ def _entries(index: _Index, source: LineSource) -> list[Entry]:
     shapes = [(role, None if provider is None else (provider, model)) for role, provider, model in index.shapes]
     held: list[Entry] = []
     append = held.append
-    new = Entry.__new__
     columns = (index.ids, index.parents, index.stamps, index.numbers, index.offsets, index.lengths, index.kinds)
     before = None
     for id_, parent, stamp, number, offset, length, kind, usage in zip(*columns, index.usages, strict=True):
-        entry = new(Entry)
-        entry.type = "message"
-        entry.id = id_
-        # 0: the id before it, held once (as the reader holds it).
-        entry.parent_id = before if type(parent) is int else parent
+        role, provider_model = shapes[kind >> 1]
+        # (positional, in Entry's field order.) A parent of 0: the id before it, held once (as
+        # the reader holds it).
+        append(
+            Entry(
+                "message",
+                id_,
+                before if type(parent) is int else parent,
+                stamp,
+                number,
+                offset,
+                length,
+                role,
+                provider_model,
+                kind & 1 == 1,
+                usage,
+                source,
+                None,
+            )
+        )
         before = id_
-        entry.timestamp = stamp
-        entry.line, entry.offset, entry.length = number, offset, length
-        entry.role, entry.provider_model = shapes[kind >> 1]
-        entry.textless = kind & 1 == 1
-        entry.usage_figures = usage
-        entry._source = source
-        entry._data = None
-        append(entry)
     if len(held) + len(index.others) != index.count:
         raise ValueError("the index lost entries")
     if not index.others:
@@ -328,7 +334,7 @@ def _entries(index: _Index, source: LineSource) -> list[Entry]:
         value = parse_fast(raw(offset, length))
         if type(value) is not dict:
             value = {}  # as the reader keeps a JSON value that is not an object
-        entries.append(Entry(value, number, offset, length, source, value.get("type") != "message"))
+        entries.append(Entry.from_data(value, number, offset, length, source, value.get("type") != "message"))
     entries += held[taken:]
     return entries
 

@@ -47,7 +47,7 @@ def exact_entry(line: bytes) -> Entry | None:
         return None
     if type(value) is not dict or value.get("type") != "message":
         return None
-    return Entry(value, 7, 100, len(line), None, False)
+    return Entry.from_data(value, 7, 100, len(line), None, False)
 
 
 # ------------------------------------------------------------------------------ lines written by hand

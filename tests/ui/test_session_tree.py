@@ -338,7 +338,7 @@ async def test_reload_follows_the_leaf() -> None:
     app = make(session)
     async with app.run_test(size=(60, 20)) as pilot:
         tree = app.query_one(SessionTree)
-        session.add(Entry(user("u9", "a4", "and then", 20)))
+        session.add(Entry.from_data(user("u9", "a4", "and then", 20)))
         assert tree.reload()
         await pilot.pause()
         assert tree.selected_id == "u9" and app.last("highlighted") == ("highlighted", "u9")

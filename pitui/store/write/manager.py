@@ -219,7 +219,7 @@ class SessionManager:
 
     def _write_entry(self, data: dict[str, Any]) -> str:
         data = {key: value for key, value in data.items() if value is not MISSING}
-        entry = Entry(data)
+        entry = Entry.from_data(data)
         session = self._session
         if self._persist and self._session_file:
             if self._flushed:
@@ -526,7 +526,7 @@ class SessionManager:
         session = Session()
         session.header = header
         for data in kept:
-            session.add(Entry(data))
+            session.add(Entry.from_data(data))
         self._session = session
         if not self._persist:
             return None

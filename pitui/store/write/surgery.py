@@ -232,7 +232,7 @@ def _made(context: _Context, op: str, entry: Entry, edits: list[tuple[Entry, dic
         original = context_messages(target)
         edit = context.edit_of(target)
         now = apply_edit(original, edit) if edit is not None and has_replacement(edit) else original
-        then = apply_edit(original, Entry({"type": "context_edit", "replacement": replacement}))
+        then = apply_edit(original, Entry.from_data({"type": "context_edit", "replacement": replacement}))
         saved += sum(map(estimate_tokens, now)) - sum(map(estimate_tokens, then))
     return EditPlan(op, entry, edits, [(e, context.in_force(e)) for e, _ in edits], saved)
 
