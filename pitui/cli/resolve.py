@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from pitui.store.reader import Session
+    from pitui.store.session_index import IndexCache
 
 
 T = TypeVar("T")
@@ -54,10 +55,22 @@ def sessions_with_id_prefix(prefix: str, cwd: str, session_dir: str | None) -> d
 
 
 def load_session(path: str) -> Session:
-    """The session in ``path``, read whole; an unreadable or empty file is a :class:`CliError`."""
+    """The session in ``path``; an unreadable or empty file is a :class:`CliError`. A session
+    read before comes from its index in the cache (:func:`session_index`)."""
     from pitui.store.reader import Session
 
-    return read_session(path, Session.load)
+    index = session_index()
+    return read_session(path, lambda p: Session.load(p, index=index))
+
+
+def session_index() -> IndexCache:
+    """The cache's session indexes, as the app keeps them: a session of 1 MB or more that was
+    read before (by a command or by the app) is restored from its index, reading only what was
+    appended since; one read whole is indexed at the end of its read. The index is only a
+    shortcut: the session is the same either way (:mod:`pitui.store.session_index`)."""
+    from pitui.store.session_index import IndexCache
+
+    return IndexCache.default()
 
 
 def read_session(path: str, read: Callable[[str], T]) -> T:

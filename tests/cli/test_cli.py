@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import orjson
@@ -59,6 +60,34 @@ def test_inspect_json_has_the_oracle_schema(tmp_path: Path):
     assert report["context"]["messages"][1] == {"role": "assistant", "blocks": ["text"], "textLen": 6}
     assert report["projection"] == [["a0000000", 1], ["a0000001", 1], ["a0000002", 1], ["a0000003", 1]]
     assert report["pi"] == [], "pi 1.6.0 reads it as pitui does"
+
+
+def test_a_session_read_before_is_reopened_from_its_index(tmp_path: Path):
+    """The commands keep the app's session indexes: the first read of a session of 1 MB or
+    more indexes it, the next ones restore it (and read only what was appended), and what they
+    print is what a read of the whole file prints."""
+    path = linear(tmp_path / "s.jsonl", count=2_000)
+    more = [msg(f"b{i:07d}", f"b{i - 1:07d}" if i else "a0001999", text="x" * 600, n=i) for i in range(1_500)]
+    with path.open("ab") as f:  # over 1 MB: indexed
+        f.write(b"".join(orjson.dumps(m) + b"\n" for m in more))
+    assert path.stat().st_size > 1 << 20
+    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+    def fresh() -> dict[str, str]:  # an empty cache: the file is read whole
+        return {"XDG_CACHE_HOME": tempfile.mkdtemp(dir=tmp_path)}
+
+    first = pitui("inspect", str(path), "--json", env=cache)
+    assert first.returncode == 0, first.stderr
+    assert len(list((tmp_path / "cache" / "pitui" / "session-index").glob("*.idx"))) == 1
+    again = pitui("inspect", str(path), "--json", env=cache)
+    assert again.stdout == first.stdout
+    assert pitui("inspect", str(path), env=cache).stdout == pitui("inspect", str(path), env=fresh()).stdout
+
+    with path.open("ab") as f:  # pi appends to the session: only that is read
+        f.write(orjson.dumps(entry("label", "c0000000", "b0001499", 2, targetId="a0000001", label="here")) + b"\n")
+    grown = pitui("inspect", str(path), "--json", env=cache)
+    assert grown.stdout == pitui("inspect", str(path), "--json", env=fresh()).stdout
+    assert json.loads(grown.stdout)["labels"] == {"a0000001": "here"}
 
 
 def test_inspect_shows_pi_session_totals() -> None:
