@@ -171,13 +171,19 @@ def _children(tree: Tree) -> dict[str, list[Any]]:
 
 def _children_plain(tree: Tree) -> dict[str, list[Any]]:
     """:func:`_children` when ids are strings and unique: each node is met once (a parentId
-    cycle is never reached from a root), in the same order."""
+    cycle is never reached from a root), in the same order. Down a run of only children
+    (most of a session) without the stack."""
     children: dict[str, list[Any]] = {}
     stack = list(tree.roots)
     pop, push, children_of = stack.pop, stack.extend, tree.children.get
     while stack:
         node = pop()
         kids = children_of(node.id)
+        while kids is not None and len(kids) == 1:
+            only = kids[0]
+            children[node.id] = [only.id]
+            node = only
+            kids = children_of(node.id)
         if kids is not None:
             children[node.id] = list(map(_ID, kids))
             push(kids)
