@@ -28,6 +28,7 @@ from helpers.sessions import CWD, KIT_NOW, family, kit_folder, session
 
 from devkit.builder import header, lines, msg
 from pitui.store.catalog import Catalog
+from pitui.store.catalog import catalog as catalog_module
 from pitui.ui.screens.picker import PickerScreen
 
 # -- building apps and looking at the screen: tests/helpers (apps, pilot, sessions) ------------------
@@ -73,11 +74,13 @@ async def test_cached_rows_show_at_once_and_progress_while_listing(tmp_path, mon
     release = threading.Event()
     real = Catalog.list
 
-    def slow(self: Catalog, cwd: str, session_dir: str | None = None, on_progress: Any = None) -> Any:
+    def slow(
+        self: Catalog, cwd: str, session_dir: str | None = None, on_progress: Any = None, on_listed: Any = None
+    ) -> Any:
         if on_progress:
             on_progress(2, 6)
         release.wait(30)
-        return real(self, cwd, session_dir, on_progress)
+        return real(self, cwd, session_dir, on_progress, on_listed)
 
     monkeypatch.setattr(Catalog, "list", slow)
     app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
@@ -93,6 +96,40 @@ async def test_cached_rows_show_at_once_and_progress_while_listing(tmp_path, mon
         assert len(listing(app).rows) == 6
         assert "Made since the last run" in titles(app)
         assert "Loading" not in screen_text(app)
+
+
+async def test_rows_show_before_the_cache_is_written(tmp_path, monkeypatch):
+    """A cold listing's rows are on screen, and no longer "Loading", while its results are
+    still being written to the cache; the search's texts are made once they are in it."""
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    written = threading.Event()
+    release = threading.Event()
+    real = catalog_module.store_outcomes
+
+    def held(*args: Any) -> None:
+        release.wait(30)
+        real(*args)
+        written.set()
+
+    monkeypatch.setattr(catalog_module, "store_outcomes", held)
+    prepared: list[int] = []
+    real_prepare = Catalog.prepare_search
+    monkeypatch.setattr(
+        Catalog,
+        "prepare_search",
+        lambda self, infos, **kw: prepared.append(len(infos)) or real_prepare(self, infos, **kw),
+    )
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await until(pilot, lambda: len(listing(app).rows) == 5)
+        assert "Loading" not in screen_text(app)
+        assert not written.is_set() and prepared == []
+        release.set()
+        await until(pilot, lambda: prepared == [5])
+    assert written.is_set()
+    cached = Catalog(str(agent), cache_dir=str(tmp_path / "cache")).cached_list(CWD)
+    assert len(cached) == 5
 
 
 async def test_loading_says_so_instead_of_no_sessions(tmp_path, monkeypatch):

@@ -13,6 +13,7 @@ from pitui.store.jsonl import prepare
 
 __all__ = [
     "NO_MESSAGES",
+    "ListedFn",
     "ListingProblem",
     "ProgressFn",
     "Row",
@@ -29,6 +30,8 @@ Scope = Literal["current", "all"]
 NO_MESSAGES = "(no messages)"  # pi's firstMessage for a session without a user message with text
 
 ProgressFn = Callable[[int, int], Any]  # (files done, files in all)
+# (the rows, the files not listed): a listing's result before the cache is written
+ListedFn = Callable[["list[SessionInfo]", "list[ListingProblem]"], Any]
 
 
 class SessionInfo(Struct):

@@ -186,17 +186,30 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
                 last = now
                 self.post_message(self._Progress(scope, loaded, total))
 
+        shown = False
+
+        def listed(infos: list[SessionInfo], problems: list[ListingProblem]) -> None:
+            # Every file read: the rows go on screen, then the cache is written (after the
+            # frame, which would otherwise share the interpreter with the writing).
+            nonlocal shown
+            shown = True
+            drawn = threading.Event()
+            self._from_thread(self._loaded, scope, infos, problems, listing.resolve(infos), drawn.set)
+            drawn.wait(1)
+
         try:
             with self._catalog_lock:
                 if cached_first:
                     cached = listing.cached(catalog, scope)
                     if cached and not worker.is_cancelled:
                         self._from_thread(self._loaded, scope, cached, None, listing.resolve(cached))
-                infos, problems = listing.listed(catalog, scope, progress)
+                infos, problems = listing.listed(catalog, scope, progress, listed)
         except Exception as error:  # a listing must never take the app down
             self._from_thread(self._load_failed, scope, f"{type(error).__name__}: {error}")
             return
-        self._from_thread(self._loaded, scope, infos, problems, listing.resolve(infos))
+        if not shown:  # (a listing that found no folder to read)
+            listed(infos, problems)
+        self._from_thread(self._stored, scope, infos)
 
     @work(thread=True, exclusive=True, group="picker-prepare", exit_on_error=False, description="prepare search")
     def _prepare_search(self, infos: list[SessionInfo]) -> None:
@@ -243,19 +256,30 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
                 self._update_body_message()
 
     def _loaded(
-        self, scope: Scope, infos: list[SessionInfo], problems: list[ListingProblem] | None, found: Resolved
+        self,
+        scope: Scope,
+        infos: list[SessionInfo],
+        problems: list[ListingProblem] | None,
+        found: Resolved,
+        drawn: Callable[[], object] | None = None,
     ) -> None:
+        """Rows of ``scope`` (``problems`` None: the cached ones); ``drawn`` is called once
+        they are on screen."""
         if problems is not None and self.is_active:  # the full listing, not the cached rows
             tuning.thaw_heap()  # the rows it replaces go (frozen again once its texts are made)
         self.listing.loaded(scope, infos, problems, found)
-        if problems is not None:
-            self._finish_load(scope)
-            self._prepare_search(infos)
         if scope == self.scope:
             self._update_header()
             self._refilter()
-        if problems is not None:
-            self._follow_disk()
+        if drawn is not None:
+            self.call_after_refresh(drawn)
+
+    def _stored(self, scope: Scope, infos: list[SessionInfo]) -> None:
+        """A full listing is in the cache too: its texts can be made ready for a search, a
+        change on disk meanwhile lists again, and the disk is followed from now on."""
+        self._finish_load(scope)
+        self._prepare_search(infos)
+        self._follow_disk()
 
     def _load_failed(self, scope: Scope, message: str) -> None:
         self.listing.failed(scope)

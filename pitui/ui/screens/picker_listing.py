@@ -157,14 +157,22 @@ class PickerListing:
         return catalog.cached_dir(all_folder) if custom else catalog.cached_all()
 
     def listed(
-        self, catalog: Catalog, scope: Scope, progress: Callable[[int, int], None]
+        self,
+        catalog: Catalog,
+        scope: Scope,
+        progress: Callable[[int, int], None],
+        on_listed: Callable[[list[SessionInfo], list[ListingProblem]], None] | None = None,
     ) -> tuple[list[SessionInfo], list[ListingProblem]]:
-        """A full listing of ``scope``, and the files it could not use."""
+        """A full listing of ``scope``, and the files it could not use. ``on_listed``: the
+        same, as soon as every file is read (before the cache is written)."""
         if scope == "current":
-            infos = catalog.list(self.cwd, self.session_dir, progress)
+            infos = catalog.list(self.cwd, self.session_dir, progress, on_listed)
         else:
             _, all_folder, custom = self.folders()
-            infos = catalog.list_dir(all_folder, progress) if custom else catalog.list_all(progress)
+            if custom:
+                infos = catalog.list_dir(all_folder, progress, on_listed)
+            else:
+                infos = catalog.list_all(progress, on_listed)
         return infos, list(catalog.problems)
 
     # -- real paths and folders --------------------------------------------------------------
