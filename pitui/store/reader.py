@@ -602,9 +602,14 @@ def _parents_first(entries: list[Entry], by_id: dict[Any, Entry]) -> bool:
     ids = list(map(_ID, entries))
     if set(map(type, ids)) != {str}:
         return not entries
-    place = dict(zip(ids, itertools.count()))
-    parents = map(place.get, map(_PARENT, entries), itertools.repeat(-1))
-    return all(map(operator.lt, parents, itertools.count()))
+    # Most parents are the entry just before (compared in C); the others are looked up.
+    parents = list(map(_PARENT, entries))
+    before = itertools.chain((None,), ids)
+    for place in itertools.compress(itertools.count(), map(operator.ne, parents, before)):
+        parent = by_id.get(parents[place])
+        if parent is not None and parent.line >= entries[place].line:
+            return False
+    return True
 
 
 _ID = operator.attrgetter("id")
