@@ -4,9 +4,8 @@ the stored text rows a search and a snippet read."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
-
-from msgspec import Struct
 
 from pitui.store.js import MISSING, iso_ms, js_string
 from pitui.store.jsonl import prepare
@@ -34,7 +33,8 @@ ProgressFn = Callable[[int, int], Any]  # (files done, files in all)
 ListedFn = Callable[["list[SessionInfo]", "list[ListingProblem]"], Any]
 
 
-class SessionInfo(Struct):
+@dataclass(slots=True)
+class SessionInfo:
     """One row of pi's session list (``SessionInfo`` in pi), plus the file's size and mtime."""
 
     path: str
@@ -85,14 +85,16 @@ class SessionInfo(Struct):
         return prepared
 
 
-class ListingProblem(Struct):
+@dataclass(slots=True)
+class ListingProblem:
     """A file (or folder) the listing skipped, and why."""
 
     path: str
     reason: str
 
 
-class SearchHit(Struct):
+@dataclass(slots=True)
+class SearchHit:
     """A session that matches a query: its row, pi's score (lower is better) and where it matched.
 
     ``snippet`` is one line of text around the first match (newlines and control characters

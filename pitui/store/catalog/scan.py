@@ -25,10 +25,10 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from msgspec import Struct
 
 from pitui.store.catalog.codec import dump_blob, load_blob
 from pitui.store.catalog.model import NO_MESSAGES, SessionInfo
@@ -416,7 +416,8 @@ def _blocks(fd: int, start: int, size: int) -> Iterator[tuple[int, bytes, int]]:
     yield pos, data, -1
 
 
-class ScanResult(Struct):
+@dataclass(slots=True)
+class ScanResult:
     """What scanning (part of) a file produced."""
 
     state: ScanState  # committed: resume from state.offset next time
