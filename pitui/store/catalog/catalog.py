@@ -12,7 +12,6 @@ the optional full-text index :mod:`pitui.store.catalog.index`.
 from __future__ import annotations
 
 import builtins
-import contextlib
 import math
 import os
 import sqlite3
@@ -33,6 +32,7 @@ from pitui.store.catalog.db import (
     rows_for,
     rows_of,
     scan_state,
+    write_transaction,
 )
 from pitui.store.catalog.model import (
     ListedFn,
@@ -288,17 +288,11 @@ class Catalog:
                     stale.append((sid, indexed))
             if not stale:
                 return
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with write_transaction(conn):
                 for sid, indexed in stale:
                     drop_session(conn, sid, indexed)
                     if self._searcher is not None:
                         self._searcher.forget(sid)
-                conn.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                raise
 
         self._retrying(work)
 

@@ -8,7 +8,7 @@ import math
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from pitui.store.catalog.codec import db_text, from_json, from_utf8, load_blob, unpack_rows
@@ -32,6 +32,7 @@ __all__ = [
     "scan_state",
     "stored_text",
     "texts",
+    "write_transaction",
 ]
 
 T = TypeVar("T")
@@ -316,3 +317,17 @@ def texts(conn: sqlite3.Connection, sids: set[int]) -> dict[int, str]:
             if row is not None:
                 out[sid] = from_utf8(row[0])
     return out
+
+
+@contextlib.contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction on the cache (``BEGIN IMMEDIATE``): committed at the end of the
+    block, rolled back when it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise

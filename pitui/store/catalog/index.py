@@ -7,14 +7,13 @@ yet are searched by reading their text. :func:`build_index` fills it, a batch at
 
 from __future__ import annotations
 
-import contextlib
 import re
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
 
-from pitui.store.catalog.db import texts
+from pitui.store.catalog.db import texts, write_transaction
 from pitui.store.catalog.model import SessionInfo
 
 __all__ = [
@@ -93,18 +92,12 @@ def build_index(
                 break
             sids.append(sid)
             size += length or 0
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(conn):
             for sid, text in texts(conn, set(sids)).items():
                 if text:
                     index_add(conn, sid, text)
             marks = ",".join("?" * len(sids))
             conn.execute(f"UPDATE sessions SET indexed = 1 WHERE sid IN ({marks})", sids)
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            raise
         if deadline is not None and time.monotonic() > deadline:
             return False
 

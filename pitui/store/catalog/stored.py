@@ -4,12 +4,12 @@ longer listed)."""
 
 from __future__ import annotations
 
-import contextlib
 import math
 import sqlite3
 from collections.abc import Sequence
 
 from pitui.store.catalog.codec import db_text, from_utf8, json_or_null, pack_rows, repack_rows
+from pitui.store.catalog.db import write_transaction
 from pitui.store.catalog.index import index_add, index_remove
 from pitui.store.catalog.model import NO_MESSAGES, SessionInfo
 from pitui.store.catalog.workers import Outcome
@@ -49,8 +49,7 @@ def store_outcomes(
     problems: dict[str, str],
 ) -> None:
     """Write a batch of scan outcomes, already read by :func:`listed_row`, in one transaction."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(conn):
         for path, (kind, value) in outcomes:
             old = old_rows.get(path)
             if kind != "ok":
@@ -99,11 +98,6 @@ def store_outcomes(
                     (*values, sid),
                 )
                 _replace_texts(conn, sid, old[1] if resumed else 0, indexed, packed)
-        conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
 
 
 def _replace_texts(

@@ -18,7 +18,6 @@ were taken in: in another zone it is computed again.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import sqlite3
@@ -30,7 +29,7 @@ import msgspec
 from msgspec import Struct
 
 from pitui.store.catalog.codec import db_text, dump_blob, from_utf8, load_blob
-from pitui.store.catalog.db import SQL_PARAMS, CatalogDB
+from pitui.store.catalog.db import SQL_PARAMS, CatalogDB, write_transaction
 from pitui.store.catalog.model import ProgressFn
 from pitui.store.catalog.scan import _blocks, check_digest
 from pitui.store.catalog.workers import MAX_WORKERS, POOL_ERRORS, pool_context
@@ -287,8 +286,7 @@ def _cached(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, tuple[A
 
 
 def _store(conn: sqlite3.Connection, zone: str, scans: list[tuple[str, UsageScan]]) -> None:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(conn):
         conn.executemany(
             "INSERT OR REPLACE INTO usage(path, size, mtime_ns, ino, zone, offset, chk, done, tail)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
@@ -297,11 +295,6 @@ def _store(conn: sqlite3.Connection, zone: str, scans: list[tuple[str, UsageScan
                 for path, s in scans
             ],
         )
-        conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
 
 
 def sessions_usage(

@@ -194,8 +194,8 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
             nonlocal shown
             shown = True
             drawn = threading.Event()
-            self._from_thread(self._loaded, scope, infos, problems, listing.resolve(infos), drawn.set)
-            drawn.wait(1)
+            if self._from_thread(self._loaded, scope, infos, problems, listing.resolve(infos), drawn.set):
+                drawn.wait(1)
 
         try:
             with self._catalog_lock:
@@ -230,12 +230,16 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
             # would walk that session's entries.)
             tuning.freeze_heap(collect=True)
 
-    def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        """Run ``callback`` on the UI thread, unless the app is gone or the worker cancelled."""
+    def _from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+        """Run ``callback`` on the UI thread, unless the app is gone or the worker cancelled
+        (then False)."""
         if get_current_worker().is_cancelled:
-            return
-        with contextlib.suppress(RuntimeError):  # the app is shutting down
+            return False
+        try:
             self.app.call_from_thread(callback, *args, **kwargs)
+        except RuntimeError:  # the app is shutting down
+            return False
+        return True
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:

@@ -22,6 +22,7 @@ from pitui.ui.format import fit_middle, row_title, shorten_home_path
 
 if TYPE_CHECKING:
     from pitui.store.catalog import Catalog, ListingProblem, SessionInfo
+    from pitui.store.catalog.model import ListedFn
 
 __all__ = ["PickerListing", "Resolved", "ScopeState"]
 
@@ -161,7 +162,7 @@ class PickerListing:
         catalog: Catalog,
         scope: Scope,
         progress: Callable[[int, int], None],
-        on_listed: Callable[[list[SessionInfo], list[ListingProblem]], None] | None = None,
+        on_listed: ListedFn | None = None,
     ) -> tuple[list[SessionInfo], list[ListingProblem]]:
         """A full listing of ``scope``, and the files it could not use. ``on_listed``: the
         same, as soon as every file is read (before the cache is written)."""
