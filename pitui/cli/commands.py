@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitui.cli.compare import cmd_compare
-from pitui.cli.resolve import CliError, load_session, read_session, resolve_session, session_index
+from pitui.cli.resolve import CliError, load_session, resolve_session
 from pitui.safe_text import safe
 from pitui.store import paths
 from pitui.store.jsonl import MISSING, dumps
@@ -38,12 +38,12 @@ def _pretty_json_out(value: Any, prepared: bool = False) -> None:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from pitui.store.canonical import inspect_file
+    from pitui.store.canonical import inspect_session
 
     path = resolve_session(args.session, args.cwd, args.session_dir)
     if args.json:
-        index = session_index()
-        session, report = read_session(path, lambda p: inspect_file(p, index))
+        session = load_session(path)
+        report = inspect_session(session)
         problems = [*session.problems, *session.structure_problems()]
         # The report is all that is printed: the entries' memory goes before its text is made
         # (at 100,000 entries its peak is then that of the read, not the read's and the text's).

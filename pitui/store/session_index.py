@@ -125,8 +125,8 @@ def _probe(source: LineSource, size: int) -> bytes:
 
 class IndexCache:
     """The folder of session indexes. ``deferred``: :meth:`remember` only notes what to write,
-    and :meth:`write_pending` writes it (the app, once the first screen is drawn); else the index
-    is written at the end of the load that missed it."""
+    and :meth:`write_pending` writes it (the app, once the first screen is drawn; the command
+    line, in a child process); else the index is written at the end of the load that missed it."""
 
     def __init__(
         self, directory: str, *, deferred: bool = False, cap_bytes: int = CAP_BYTES, min_bytes: int = MIN_BYTES
@@ -207,6 +207,16 @@ class IndexCache:
             return
         with self._lock:
             self._pending[snapshot[0]] = snapshot
+
+    @property
+    def pending(self) -> bool:
+        """Whether :meth:`remember` noted an index that is not written yet."""
+        return bool(self._pending)
+
+    def discard_pending(self) -> None:
+        """Forget what :meth:`remember` noted (another process writes it)."""
+        with self._lock:
+            self._pending = {}
 
     def write_pending(self) -> None:
         """Write the indexes :meth:`remember` noted (silently skipping any that fail)."""

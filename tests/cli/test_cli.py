@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -78,7 +80,9 @@ def test_a_session_read_before_is_reopened_from_its_index(tmp_path: Path):
 
     first = pitui("inspect", str(path), "--json", env=cache)
     assert first.returncode == 0, first.stderr
-    assert len(list((tmp_path / "cache" / "pitui" / "session-index").glob("*.idx"))) == 1
+    # written by a process of its own, which the command does not wait for
+    indexes = tmp_path / "cache" / "pitui" / "session-index"
+    assert _appears(lambda: len(list(indexes.glob("*.idx"))) == 1)
     again = pitui("inspect", str(path), "--json", env=cache)
     assert again.stdout == first.stdout
     assert pitui("inspect", str(path), env=cache).stdout == pitui("inspect", str(path), env=fresh()).stdout
@@ -88,6 +92,16 @@ def test_a_session_read_before_is_reopened_from_its_index(tmp_path: Path):
     grown = pitui("inspect", str(path), "--json", env=cache)
     assert grown.stdout == pitui("inspect", str(path), "--json", env=fresh()).stdout
     assert json.loads(grown.stdout)["labels"] == {"a0000001": "here"}
+
+
+def _appears(check: Callable[[], bool], seconds: float = 60) -> bool:
+    """Whether ``check()`` comes true within ``seconds`` (a wait, not a timed assertion)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def test_inspect_shows_pi_session_totals() -> None:
