@@ -1,5 +1,5 @@
 import sys
 
-from pitui.cli.main import main
+from pitui.cli.main import run
 
-sys.exit(main())
+sys.exit(run())
