@@ -11,6 +11,7 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Sequence
 
 from pitui.cli import commands, launch
@@ -22,13 +23,14 @@ from pitui.store import paths, tuning
 
 def run() -> int:
     """The ``pitui`` command (``python -m pitui``): :func:`main`, ending the process as soon as a
-    command is done."""
+    command, or the app, is done."""
     return main(end_process=True)
 
 
 def main(argv: Sequence[str] | None = None, *, end_process: bool = False) -> int:
     """Run the command ``argv`` names (the app when none), and return its exit status. With
-    ``end_process``, a command that ran to its end ends the process there (:func:`_end_now`)."""
+    ``end_process``, a command or an app that ran to its end ends the process there
+    (:func:`_end_now`)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser_for(argv).parse_args(argv)
     args.cwd = os.getcwd()
@@ -38,11 +40,12 @@ def main(argv: Sequence[str] | None = None, *, end_process: bool = False) -> int
         if args.demo:
             _use_demo(args)
         if args.command is None:
-            return launch.run_app(args)  # interactive: with the cyclic GC on (its DOM and messages make cycles)
-        # A batch command builds large object graphs without reference cycles: the cyclic
-        # collector would only walk them again and again.
-        with tuning.gc_paused():
-            status = commands.RUN[args.command](args)
+            status = launch.run_app(args)  # interactive: with the cyclic GC on (its DOM and messages make cycles)
+        else:
+            # A batch command builds large object graphs without reference cycles: the cyclic
+            # collector would only walk them again and again.
+            with tuning.gc_paused():
+                status = commands.RUN[args.command](args)
         if end_process and not args.demo:  # (the demo's copy is removed at exit)
             _end_now(status)
         return status
@@ -60,12 +63,22 @@ def main(argv: Sequence[str] | None = None, *, end_process: bool = False) -> int
         return 130
 
 
+_THREADS_WAIT_S = 1.0
+
+
 def _end_now(status: int) -> None:
     """End the process with ``status`` once its output is out, without taking its objects apart
     one by one first: at the end of a listing or of a 100,000-entry session's report that is 15
-    to 25 ms of the command. Returns, leaving the end to Python, while other threads run."""
-    if threading.active_count() > 1:
-        return
+    to 25 ms of the command, and after the app has shown that session 0.2 s of the 0.45 s between
+    the key that quits and the shell's prompt. The threads Python's own end would wait for
+    (the file watcher's, stopping) are waited for first; if one is still running after a
+    second, the end is left to Python."""
+    deadline = time.monotonic() + _THREADS_WAIT_S
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                return
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (| head): not an error
