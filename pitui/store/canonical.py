@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pitui.store.js import MISSING, Opaque, js_len, js_string, js_truthy
 from pitui.store.jsonl import prepare
@@ -16,9 +16,6 @@ from pitui.store.model import Tree
 from pitui.store.pi_verdict import pi_verdicts
 from pitui.store.reader import Session
 from pitui.store.totals import stats_json
-
-if TYPE_CHECKING:
-    from pitui.store.session_index import IndexCache
 
 
 def _id(value: Any) -> Any:
@@ -88,9 +85,9 @@ _ROLE_FIELDS = {
 }
 
 
-def inspect_file(path: str, index: IndexCache | None = None) -> tuple[Session, dict[str, Any]]:
-    """Load ``path`` (from its index in ``index`` where that holds) and inspect it."""
-    session = Session.load(path, index=index)
+def inspect_file(path: str) -> tuple[Session, dict[str, Any]]:
+    """Load ``path`` and inspect it."""
+    session = Session.load(path)
     return session, inspect_session(session)
 
 
