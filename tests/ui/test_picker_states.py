@@ -3,10 +3,12 @@ change on disk."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from devkit.builder import header, lines, msg
 from pitui.store.catalog import Catalog
 from pitui.store.catalog import catalog as catalog_module
 from pitui.ui.screens.picker import PickerScreen
+from pitui.ui.screens.picker_listing import PickerListing
 
 # -- building apps and looking at the screen: tests/helpers (apps, pilot, sessions) ------------------
 
@@ -130,6 +133,38 @@ async def test_rows_show_before_the_cache_is_written(tmp_path, monkeypatch):
     assert written.is_set()
     cached = Catalog(str(agent), cache_dir=str(tmp_path / "cache")).cached_list(CWD)
     assert len(cached) == 5
+
+
+async def test_rows_are_handed_over_while_the_ui_thread_waits_for_the_cache(tmp_path, monkeypatch):
+    """A cold listing hands its rows to the screen while it holds the cache's lock (its writes
+    come after): it must not wait for the UI thread, which may be waiting for that lock (the
+    app closes the cache as it quits). Here the UI thread asks for the lock at that moment: it
+    gets it once the listing is done, and the rows show."""
+    agent, folder = kit_folder(tmp_path)
+    family(folder)
+    loop = asyncio.get_running_loop()
+    app = picker_app(agent, CWD, tmp_path, now=KIT_NOW)
+    took: list[bool] = []
+    real_resolve = PickerListing.resolve
+
+    def resolve(self: PickerListing, infos: Any) -> Any:
+        lock = app.catalog._db.lock  # the lock every use of the cache takes
+
+        def take() -> None:  # on the UI thread, as the app's quit would
+            taken = lock.acquire(timeout=10)
+            took.append(taken)
+            if taken:
+                lock.release()
+
+        loop.call_soon_threadsafe(take)
+        time.sleep(0.2)  # the UI thread is waiting for the lock by now
+        return real_resolve(self, infos)
+
+    monkeypatch.setattr(PickerListing, "resolve", resolve)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await until(pilot, lambda: len(listing(app).rows) == 5)
+        assert took == [True]
+        assert "Loading" not in screen_text(app)
 
 
 async def test_loading_says_so_instead_of_no_sessions(tmp_path, monkeypatch):

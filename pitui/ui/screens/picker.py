@@ -40,6 +40,7 @@ from pitui.ui.commands import PaletteCommand, ScreenCommands, picker_commands
 from pitui.ui.format import error_about, problems_text, sentence_case
 from pitui.ui.keys import OrderedKeys
 from pitui.ui.screens.base import PituiScreen
+from pitui.ui.screens.picker_follow import PickerFollowing
 from pitui.ui.screens.picker_listing import PickerListing, Resolved, ScopeState
 from pitui.ui.screens.picker_only import PickerOnly, only_these
 from pitui.ui.screens.picker_search import PickerSearching
@@ -57,7 +58,7 @@ __all__ = ["PickerScreen"]
 NEXT_SORT: dict[str, SortMode] = {"threaded": "recent", "recent": "relevance", "relevance": "threaded"}
 
 
-class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
+class PickerScreen(PickerOnly, PickerSearching, PickerFollowing, OrderedKeys, PituiScreen):
     """pi's ``/resume`` over this folder's sessions (``scope="current"``) or every project's."""
 
     BINDING_GROUP_TITLE = "Session picker"
@@ -72,7 +73,6 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
     # Moves closer together than this make one preview. (A search starts at once: the next
     # keystroke cancels it, and a search typed further starts from the one before.)
     PREVIEW_DELAY_S: ClassVar[float] = 0.1
-    WATCH_DEBOUNCE_MS: ClassVar[int] = 400
     # Snippets made with the search, at most: those of the rows on screen; the rest as they
     # scroll into view.
     SNIPPETS: ClassVar[int] = 60
@@ -82,6 +82,17 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
         scope: Scope
         loaded: int
         total: int
+
+    @dataclass(eq=False)
+    class _Listed(Message):
+        """A listing's rows, every file read (its cache writes follow); ``drawn`` is called
+        once they are on screen."""
+
+        scope: Scope
+        infos: list[SessionInfo]
+        problems: list[ListingProblem]
+        found: Resolved
+        drawn: Callable[[], object]
 
     def __init__(self, scope: Scope = "current") -> None:
         super().__init__()
@@ -190,11 +201,14 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
 
         def listed(infos: list[SessionInfo], problems: list[ListingProblem]) -> None:
             # Every file read: the rows go on screen, then the cache is written (after the
-            # frame, which would otherwise share the interpreter with the writing).
+            # frame, which would otherwise share the interpreter with the writing). Posted, not
+            # called and waited for: the listing holds the cache's lock here, and the UI thread
+            # may be waiting for that lock (the app closes the cache as it quits).
             nonlocal shown
             shown = True
             drawn = threading.Event()
-            if self._from_thread(self._loaded, scope, infos, problems, listing.resolve(infos), drawn.set):
+            message = self._Listed(scope, infos, problems, listing.resolve(infos), drawn.set)
+            if not worker.is_cancelled and self.post_message(message):
                 drawn.wait(1)
 
         try:
@@ -259,6 +273,10 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
                 self._update_header()
                 self._update_body_message()
 
+    @on(_Listed)
+    def _listed(self, message: _Listed) -> None:
+        self._loaded(message.scope, message.infos, message.problems, message.found, message.drawn)
+
     def _loaded(
         self,
         scope: Scope,
@@ -297,45 +315,6 @@ class PickerScreen(PickerOnly, PickerSearching, OrderedKeys, PituiScreen):
     def _finish_load(self, scope: Scope) -> None:
         if self.listing.finish(scope):
             self._request_load(scope)
-
-    # -- live updates ----------------------------------------------------------------------
-
-    def _follow_disk(self) -> None:
-        """Follow the disk from now on, once: after the first listing's rows are drawn (the
-        watcher's imports would delay them). What changed before the watcher was up is caught
-        by listing every scope shown again then (a stat per unchanged file)."""
-        if not self._watching and self.app.watch_files:
-            self._watching = True
-            self.call_after_refresh(self._watch)
-
-    @work(group="picker-watch", exclusive=True, exit_on_error=False)
-    async def _watch(self) -> None:
-        from pitui.store.watch import watch_sessions
-
-        current, everything, _ = self.listing.folders()
-        try:
-            async for paths in watch_sessions(
-                [current, everything],
-                self._stop_watch,
-                debounce_ms=self.WATCH_DEBOUNCE_MS,
-                started=self._watch_started,
-            ):
-                self._disk_changed(paths)
-        except OSError as error:  # no more inotify watches, a folder that cannot be watched
-            self.notify(f"Not following changes on disk: {error}", severity="warning", markup=False)
-
-    def _watch_started(self) -> None:
-        if self._stop_watch.is_set() or not self.is_attached:  # the picker has gone meanwhile
-            return
-        for scope, state in self.listing.states.items():
-            if state.infos is not None or state.loading:
-                self._request_load(scope)
-
-    def _disk_changed(self, paths: set[str]) -> None:
-        for scope in self.listing.touched(paths):
-            self._request_load(scope)
-        if self._preview_path in paths:
-            self._preview(self._preview_path)
 
     # -- filtering -------------------------------------------------------------------------
 
