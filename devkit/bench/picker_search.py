@@ -78,9 +78,11 @@ async def _search_keystrokes(
         header = picker.query_one(PickerHeader)
 
         def listed() -> bool:
+            # Every row on screen and the listing over: its results written to the cache (the
+            # rows are drawn before that), which is when the app starts its full-text index.
             if header.status is not None and header.status[1]:
                 raise RuntimeError(f"the picker says: {header.status[0]}")
-            return len(listing.rows) == expect and header.loading is False
+            return len(listing.rows) == expect and not header.listing and not picker.listing.states["all"].loading
 
         await _until(listed, 300, f"{expect} rows listed")
         out["listed_s"] = round(time.perf_counter() - started, 3)
@@ -92,7 +94,8 @@ async def _search_keystrokes(
             indexer = catalog.indexer
             await _until(lambda: indexer is None or not indexer.running, 600, "the app's index")
         out["index_s"] = round(time.perf_counter() - t, 3)  # after the listing
-        out["unindexed_sessions"] = catalog.pending_index()
+        # (in a thread: the cache's lock may be held by a worker, and this is the UI thread)
+        out["unindexed_sessions"] = await asyncio.to_thread(catalog.pending_index)
         out["debounce_ms"] = round(getattr(PickerScreen, "SEARCH_DELAY_S", 0) * 1000, 1)
 
         display = app._display
