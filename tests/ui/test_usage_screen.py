@@ -3,10 +3,15 @@ metric) and Enter, which shows the row's sessions in the picker until Escape."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from typing import Any
+
 import pytest
 from helpers.apps import demo_app, listing, picker, picker_app
 from helpers.pilot import feed, screen_text, settle, until
 
+from pitui.store.catalog import Catalog
 from pitui.ui.screens.usage import UsageScreen
 from pitui.ui.widgets.usage_plot import UsagePlot
 
@@ -180,3 +185,41 @@ async def test_a_folder_without_sessions_says_there_is_no_usage(tmp_path):
         text = screen_text(app)
         assert "No usage in these sessions." in text and "in the all time" not in text
         assert "0 sessions" in text
+
+
+async def test_progress_is_told_while_the_ui_thread_waits_for_the_cache(tmp_path, monkeypatch):
+    """The count tells its progress from inside the cache's lock: it must not wait for the UI
+    thread, which may be waiting for that lock (the app closes the cache as it quits). Here the
+    UI thread asks for the lock as the first progress is told: it gets it once the count is
+    done, and the usage shows."""
+    app = demo_app(tmp_path)
+    loop = asyncio.get_running_loop()
+    took: list[bool] = []
+    asked = []
+    real_usage = Catalog.usage
+
+    def usage(self: Catalog, infos: Any, on_progress: Any = None, cancelled: Any = None) -> Any:
+        def progress(done: int, total: int) -> None:
+            if not asked and on_progress is not None:
+                asked.append(done)
+                lock = self._db.lock  # the lock every use of the cache takes
+
+                def take() -> None:  # on the UI thread, as the app's quit would
+                    taken = lock.acquire(timeout=10)
+                    took.append(taken)
+                    if taken:
+                        lock.release()
+
+                loop.call_soon_threadsafe(take)
+                time.sleep(0.2)  # the UI thread is waiting for the lock by now
+            if on_progress is not None:
+                on_progress(done, total)
+
+        return real_usage(self, infos, progress, cancelled)
+
+    monkeypatch.setattr(Catalog, "usage", usage)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await _opened(pilot)
+        assert took == [True]
+        assert "Usage · this folder" in screen_text(app) and "Counting" not in screen_text(app)
+        assert screen.report is not None

@@ -28,6 +28,9 @@ Scope = Literal["current", "all"]
 
 NO_MESSAGES = "(no messages)"  # pi's firstMessage for a session without a user message with text
 
+# The catalog calls these from the thread that lists or counts, with its cache's lock held: one
+# must not wait for another thread that may itself be waiting for the catalog (a UI thread
+# closing it, say). Post what is to be shown instead.
 ProgressFn = Callable[[int, int], Any]  # (files done, files in all)
 # (the rows, the files not listed): a listing's result before the cache is written
 ListedFn = Callable[["list[SessionInfo]", "list[ListingProblem]"], Any]

@@ -12,12 +12,15 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
@@ -63,6 +66,17 @@ class UsageScreen(PituiScreen):
 
     BINDING_GROUP_TITLE = "Usage"
     BINDINGS: ClassVar[list[BindingType]] = bindings.USAGE
+
+    @dataclass(eq=False)
+    class _Counting(Message):
+        scope: Scope
+        text: str
+
+    @dataclass(eq=False)
+    class _Counted(Message):
+        scope: Scope
+        infos: list[SessionInfo]
+        usage: dict[str, Any]
 
     def __init__(self, listing: PickerListing, scope: Scope, on_choose: ChooseFn) -> None:
         super().__init__()
@@ -114,12 +128,15 @@ class UsageScreen(PituiScreen):
         catalog = self.app.catalog
         last = 0.0
 
+        # Posted, never waited for: the count tells its progress with the cache's lock held,
+        # and the UI thread may be waiting for that lock (the app closes the cache as it quits).
+        # The results go the same way, so that they come after the last progress.
         def progress(done: int, total: int) -> None:
             nonlocal last
             now = time.monotonic()
             if done == total or now - last >= 0.1:
                 last = now
-                self.app.call_from_thread(self._progress, scope, f"Counting… {done:,} of {total:,} files read")
+                self.post_message(self._Counting(scope, f"Counting… {done:,} of {total:,} files read"))
 
         def cancelled() -> bool:
             return worker.is_cancelled
@@ -128,19 +145,22 @@ class UsageScreen(PituiScreen):
             infos, _ = self.listing.listed(catalog, scope, lambda done, total: None)
             usage = catalog.usage(infos, progress, cancelled)
         except Exception as error:  # counting must never take the app down
-            self.app.call_from_thread(self._progress, scope, f"Could not count: {type(error).__name__}: {error}")
+            self.post_message(self._Counting(scope, f"Could not count: {type(error).__name__}: {error}"))
             return
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._counted, scope, infos, usage)
+            self.post_message(self._Counted(scope, infos, usage))
 
-    def _progress(self, scope: Scope, text: str) -> None:
-        if scope == self.scope:
-            self._status = text
+    @on(_Counting)
+    def _progress(self, message: _Counting) -> None:
+        if message.scope == self.scope:
+            self._status = message.text
             self._show_title()
 
-    def _counted(self, scope: Scope, infos: list[SessionInfo], usage: dict[str, Any]) -> None:
-        self._infos[scope] = infos
-        self._usage[scope] = usage
+    @on(_Counted)
+    def _counted(self, message: _Counted) -> None:
+        scope = message.scope
+        self._infos[scope] = message.infos
+        self._usage[scope] = message.usage
         if scope == self.scope:
             self._status = ""
             self._show()
