@@ -8,11 +8,12 @@ processes), ``search`` (matching and snippets), ``index`` (the full-text index),
 
 from pitui.store.catalog.catalog import Catalog
 from pitui.store.catalog.db import cache_dir_default
-from pitui.store.catalog.model import ListingProblem, Scope, SearchCancelled, SearchHit, SessionInfo
+from pitui.store.catalog.model import ListingCancelled, ListingProblem, Scope, SearchCancelled, SearchHit, SessionInfo
 from pitui.store.catalog.scan import ScanState, build_session_info, scan_file
 
 __all__ = [
     "Catalog",
+    "ListingCancelled",
     "ListingProblem",
     "ScanState",
     "Scope",

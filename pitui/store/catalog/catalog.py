@@ -16,6 +16,7 @@ import math
 import os
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,6 +37,7 @@ from pitui.store.catalog.db import (
 )
 from pitui.store.catalog.model import (
     ListedFn,
+    ListingCancelled,
     ListingProblem,
     ProgressFn,
     SearchCancelled,
@@ -97,6 +99,7 @@ class Catalog:
         self._searcher: CatalogSearch | None = None
         self._listed_below: tuple[str, dict[str, tuple[Any, ...]]] | None = None  # (see _forget_missing)
         self._db = CatalogDB(self.cache_dir, on_reset=self._forget_texts)
+        self._closing = threading.Event()  # set by close() until it has the cache: a listing stops
         # The full-text index, filled after each listing by a thread of its own (a long-running
         # program's choice: a one-shot command would leave it half done).
         self.indexer: index.BackgroundIndex | None = (
@@ -129,9 +132,16 @@ class Catalog:
         self._search.text_cache_bytes = value
 
     def close(self) -> None:
-        if self.indexer is not None:
-            self.indexer.cancel()
-        self._db.close()
+        """Let the cache go. A listing under way in another thread stops at its next file
+        (:class:`ListingCancelled`) rather than making this wait for the rest (a quitting app
+        closes its catalog). The catalog opens its cache again when next used."""
+        self._closing.set()
+        try:
+            if self.indexer is not None:
+                self.indexer.cancel()
+            self._db.close()
+        finally:
+            self._closing.clear()
 
     def __enter__(self) -> Catalog:
         return self
@@ -387,6 +397,8 @@ class Catalog:
         held = 0  # their bytes of text
         hold = SHOWN_FIRST_BYTES if on_listed is not None else 0
         for path, outcome in self._run_jobs(jobs, job_bytes):
+            if self._closing.is_set():
+                raise ListingCancelled(f"{total - loaded} files not read: the catalog is being closed")
             loaded += 1
             if on_progress:
                 on_progress(loaded, total)

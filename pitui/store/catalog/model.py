@@ -13,6 +13,7 @@ from pitui.store.jsonl import prepare
 __all__ = [
     "NO_MESSAGES",
     "ListedFn",
+    "ListingCancelled",
     "ListingProblem",
     "ProgressFn",
     "Row",
@@ -117,6 +118,11 @@ class SearchHit:
 
 class SearchCancelled(Exception):
     """A search given up because its ``cancelled`` callback said so (a newer one is on its way)."""
+
+
+class ListingCancelled(Exception):
+    """A listing given up because the catalog is being closed (the program is quitting): the
+    files not read yet are not, and what was read is not written to the cache."""
 
 
 class Row(NamedTuple):

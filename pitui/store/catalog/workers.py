@@ -135,6 +135,9 @@ def scan_in_pool(jobs: list[Job], workers: int) -> Iterator[tuple[Job, Outcome]]
 
     with ProcessPoolExecutor(max_workers=workers, mp_context=pool_context()) as pool:
         futures = {pool.submit(_scan_batch, batch): batch for batch in batches(jobs)}
-        for future in as_completed(futures):
-            batch = futures[future]
-            yield from zip(batch, future.result(), strict=True)
+        try:
+            for future in as_completed(futures):
+                batch = futures[future]
+                yield from zip(batch, future.result(), strict=True)
+        finally:  # (given up: the batches not started are dropped, only those running finish)
+            pool.shutdown(wait=False, cancel_futures=True)

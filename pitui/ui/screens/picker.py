@@ -32,7 +32,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pitui.safe_text import safe_line
 from pitui.store import tuning
-from pitui.store.catalog import Scope
+from pitui.store.catalog import ListingCancelled, Scope
 from pitui.store.query import SortMode, has_session_name
 from pitui.store.threads import ListRow, threaded_rows
 from pitui.ui import bindings
@@ -218,6 +218,8 @@ class PickerScreen(PickerOnly, PickerSearching, PickerFollowing, OrderedKeys, Pi
                     if cached and not worker.is_cancelled:
                         self._from_thread(self._loaded, scope, cached, None, listing.resolve(cached))
                 infos, problems = listing.listed(catalog, scope, progress, listed)
+        except ListingCancelled:  # the app is quitting: it closed the catalog
+            return
         except Exception as error:  # a listing must never take the app down
             self._from_thread(self._load_failed, scope, f"{type(error).__name__}: {error}")
             return
