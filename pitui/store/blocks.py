@@ -13,10 +13,11 @@ whitespace trimmed from the end of each block's content (a file's end is trimmed
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pitui.store import tuning
-from pitui.store.model import NotASessionError
+from pitui.store.model import NotASessionError, ReadCancelled
 
 if TYPE_CHECKING:
     from pitui.store.model import LineSource
@@ -25,10 +26,18 @@ if TYPE_CHECKING:
 _BOUNDARY = b"}\n"
 
 
-def load_in_blocks(cls: type[Session], fd: int, path: str, source: LineSource, size: int) -> Session | None:
+def load_in_blocks(
+    cls: type[Session],
+    fd: int,
+    path: str,
+    source: LineSource,
+    size: int,
+    cancelled: Callable[[], bool] | None = None,
+) -> Session | None:
     """The session in ``fd`` (``size`` bytes) read in blocks, or None when it must be read whole:
     its first line is not a current-version header (a v1 or v2 file is migrated whole; a byte
-    order mark before the header is decided with the lines after it), or it changed size."""
+    order mark before the header is decided with the lines after it), or it changed size.
+    ``cancelled()`` is asked before each block after the first: True raises :class:`ReadCancelled`."""
     block = tuning.READ_BLOCK_BYTES
     data = os.pread(fd, min(block, size), 0)
     end = _boundary(data, size)
@@ -52,6 +61,8 @@ def load_in_blocks(cls: type[Session], fd: int, path: str, source: LineSource, s
     base = end  # where the next block starts in the file
     entries, problems, unparsed = first.entries, first.problems, first.unparsed
     while base < size:
+        if cancelled is not None and cancelled():
+            raise ReadCancelled(f"{path}: read given up after {base:,} of {size:,} bytes")
         data = os.pread(fd, min(block, size - base), base)
         while (cut := _boundary(data, size - base)) is None:  # a line longer than a block
             more_bytes = os.pread(fd, min(block, size - base - len(data)), base + len(data))

@@ -20,6 +20,11 @@ class NotASessionError(ValueError):
     """The file is not a pi session (its first readable line is not a session header)."""
 
 
+class ReadCancelled(Exception):
+    """A read given up between two of its blocks because its ``cancelled`` callback said so
+    (the program no longer wants the session: it is quitting, or reading it again)."""
+
+
 class LineProblem(Struct, frozen=True):
     """A line that was skipped, or something odd about the file, with where and why."""
 

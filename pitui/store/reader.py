@@ -12,7 +12,7 @@ import itertools
 import operator
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from pitui.store import fastline, tuning
@@ -68,13 +68,23 @@ class Session:
     # ------------------------------------------------------------------ loading
 
     @classmethod
-    def load(cls, path: str, *, keep_bodies: bool = False, index: IndexCache | None = None) -> Session:
+    def load(
+        cls,
+        path: str,
+        *,
+        keep_bodies: bool = False,
+        index: IndexCache | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Session:
         """Read a session file, tolerating bad lines. Never writes (to the file).
 
         With ``index`` (a :class:`~pitui.store.session_index.IndexCache`), a session read
         before is restored from its index in that cache, reading only the lines appended since,
         when the index still holds for the file; else the file is read whole and its index
         written (now, or when the cache is told to). The session is the same either way.
+
+        ``cancelled``: asked between the blocks of a big file (see :mod:`pitui.store.blocks`);
+        True gives the read up (:class:`ReadCancelled`), for a program that no longer wants it.
 
         Raises :class:`NotASessionError` for a non-empty file that is not a pi session (or not
         a regular file), and ``OSError`` when the file cannot be read.
@@ -96,7 +106,7 @@ class Session:
             # A big file is read in blocks, not held whole (pitui.store.blocks).
             read = None
             if source is not None and tuning.read_in_blocks(st.st_size):
-                read = load_in_blocks(cls, fd, path, source, st.st_size)
+                read = load_in_blocks(cls, fd, path, source, st.st_size, cancelled)
             if read is not None:
                 session, size = read, st.st_size
             else:

@@ -16,7 +16,7 @@ from helpers.mixed_session import signature as _signature
 
 from pitui.store import blocks as blocks_mod
 from pitui.store import tuning
-from pitui.store.model import LineSource, NotASessionError
+from pitui.store.model import LineSource, NotASessionError, ReadCancelled
 from pitui.store.reader import Session
 
 
@@ -133,3 +133,26 @@ def test_a_file_that_shrinks_while_read_in_blocks_is_left_to_the_whole_read(
         monkeypatch.undo()
         source.close()
     assert calls > at_call
+
+
+def test_a_read_in_blocks_is_given_up_when_its_reader_no_longer_wants_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cancelled`` is asked before each block after the first: True gives the read up there
+    (a quitting app does not wait for the rest of a 1 GB file); never True, the read is whole."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(_lines(3000)) + b"\n")
+    monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 0)
+    monkeypatch.setattr(tuning, "READ_BLOCK_BYTES", 4096)
+    asked: list[int] = []
+
+    def after_three() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    with pytest.raises(ReadCancelled):
+        Session.load(str(path), cancelled=after_three)
+    assert len(asked) == 4  # three blocks read after the first, then given up
+    whole = _whole(path, monkeypatch)
+    monkeypatch.setattr(tuning, "BLOCKS_MIN_BYTES", 0)
+    assert _signature(Session.load(str(path), cancelled=lambda: False)) == whole

@@ -27,12 +27,13 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from pitui.safe_text import safe_line
 from pitui.store import tuning
 from pitui.store.context_size import format_tokens as context_tokens_text
 from pitui.store.conversation import replaced_items
-from pitui.store.model import FileChangedError, NotASessionError
+from pitui.store.model import FileChangedError, NotASessionError, ReadCancelled
 from pitui.store.pane import PaneItem, model_sees
 from pitui.store.reader import Session
 from pitui.store.session_cwd import missing_cwds
@@ -150,6 +151,8 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         with tuning.gc_paused():
             try:
                 shown = self._read(select, filter_mode, height, index)
+            except ReadCancelled:  # the view is gone (the app is quitting): nothing to show
+                return
             except (OSError, NotASessionError) as error:
                 self.app.call_from_thread(self._failed, error)
                 return
@@ -162,7 +165,12 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
         self, select: Any, filter_mode: str, height: int, index: IndexCache
     ) -> tuple[Session, TreeModel, OrderedDict[Any, list[PaneItem]], PathShown | None]:
         """The session, its tree laid out and the path to the cursor: the first screen."""
-        session = Session.load(self.session_path, index=index)
+        # A big file is read in blocks, and given up between two of them once the view is gone
+        # (the app quitting would otherwise wait for the whole read: seconds at 1 GB).
+        worker = get_current_worker()
+        session = Session.load(self.session_path, index=index, cancelled=lambda: worker.is_cancelled)
+        if worker.is_cancelled:  # (the tree's layout is seconds more at 1,000,000 entries)
+            raise ReadCancelled(f"{self.session_path}: no longer shown")
         model = TreeModel(session, selected_id=select, filter_mode=filter_mode)
         if select is not None and model.selected_id != select:
             # Asked for an entry the filter hides (an assistant reply under "user only"):
