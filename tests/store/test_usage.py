@@ -8,6 +8,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +165,31 @@ def test_a_grown_file_keeps_the_sums_of_the_lines_before_and_reads_only_the_rest
     for (_, source), figures in grown.buckets.items():
         by_source[source] = by_source.get(source, 0) + figures[2]
     assert by_source == {"p/m1": 33, "q/w": 100}
+
+
+def test_closing_the_catalog_stops_a_count_under_way(tmp_path):
+    """A quitting app closes its catalog while the usage screen may be counting: the count stops
+    at its next file instead of making the close wait for the rest."""
+    folder = tmp_path / "agent" / "sessions" / "--proj--"
+    folder.mkdir(parents=True)
+    for n in range(30):
+        _write(folder / f"{n:02d}.jsonl", _entries())
+    catalog = Catalog(str(tmp_path / "agent"), str(tmp_path / "cache"), workers=0)
+    infos = catalog.list_all()
+    closer = threading.Thread(target=catalog.close)
+    told: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        told.append(done)
+        if len(told) == 1:
+            closer.start()
+            for _ in range(1000):  # until the close has asked the count to stop
+                if catalog._closing.is_set():
+                    break
+                time.sleep(0.01)
+
+    counted = catalog.usage(infos, progress)
+    closer.join(10)
+    assert not closer.is_alive()
+    assert len(counted) < 30 and len(told) < 30  # the files after the close were not read
+    assert len(catalog.usage(infos)) == 30

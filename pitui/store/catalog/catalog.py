@@ -574,11 +574,15 @@ class Catalog:
         on_progress: ProgressFn | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> dict[str, SessionUsage]:
-        """Each listed session's usage by local day and source, by path (:mod:`.usage`)."""
+        """Each listed session's usage by local day and source, by path (:mod:`.usage`); it stops
+        early when ``cancelled()`` says so, or when the catalog is being closed."""
         from pitui.store.catalog.usage import sessions_usage
 
+        def stop() -> bool:
+            return self._closing.is_set() or (cancelled is not None and cancelled())
+
         paths = [info.path for info in infos]
-        return sessions_usage(self._db, paths, on_progress, self.workers, cancelled)
+        return sessions_usage(self._db, paths, on_progress, self.workers, stop)
 
     # -- full-text index --------------------------------------------------------------------
 
