@@ -14,7 +14,7 @@ import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from msgspec import Struct
 from textual.app import App
@@ -109,6 +109,9 @@ class PituiApp(App[AppResult | None]):
         self._catalog = catalog
         self.watch_files = watch
         self.keymap: dict[str, str] = {}  # the config's [keys] that name a binding and real keys
+        # Set once the app is told to end: work that only speeds up a later start (a session's
+        # index) is left undone from then on, so that the end does not wait for it.
+        self.ending = False
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -221,6 +224,10 @@ class PituiApp(App[AppResult | None]):
             from pitui.ui.screens.picker import PickerScreen
 
             self.push_screen(PickerScreen(scope=self.start_scope))
+
+    def exit(self, result: AppResult | None = None, return_code: int = 0, message: Any = None) -> None:
+        self.ending = True
+        super().exit(result, return_code, message)
 
     def on_unmount(self) -> None:
         if self._catalog is not None:

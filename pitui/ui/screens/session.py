@@ -158,8 +158,12 @@ class SessionScreen(OrderedKeys, ComparesSession, ContextSession, WritesSession,
                 return
             tuning.freeze_heap()
         self.app.call_from_thread(self._loaded, *shown)
-        self._count(shown[0])  # after the first screen: the tokens, cost and branches
-        index.write_pending()  # a session read whole is indexed now
+        # After the first screen: the tokens, cost and branches (not once the view is gone or
+        # the app is ending, whose end would wait for them: a second at 1 GB), then the index of
+        # a session read whole (written even then: it is what makes the next open quick).
+        if not self.app.ending and not get_current_worker().is_cancelled:
+            self._count(shown[0])
+        index.write_pending()
 
     def _read(
         self, select: Any, filter_mode: str, height: int, index: IndexCache
