@@ -6,8 +6,6 @@ import json
 import os
 import sqlite3
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ import pytest
 import pitui.store.catalog.catalog as catalog_mod
 import pitui.store.catalog.search as search_mod
 import pitui.store.catalog.workers as workers_mod
-from pitui.store.catalog import Catalog, ListingCancelled, ScanState, build_session_info, scan_file
+from pitui.store.catalog import Catalog, ScanState, build_session_info, scan_file
 from pitui.store.js import iso_ms, js_date_parse, js_number_string
 from pitui.store.query import QueryError
 
@@ -584,36 +582,6 @@ def test_worker_processes_give_the_same_rows(tmp_path):
     parallel = parallel_cat.list_all()
     assert [i.to_json() for i in parallel] == [i.to_json() for i in serial]
     assert parallel_cat.messages(parallel[0])[0][2].startswith("text")
-
-
-@pytest.mark.parametrize("workers", [0, 2])
-def test_closing_the_catalog_stops_a_listing_under_way(tmp_path, monkeypatch, workers):
-    """A quitting app closes its catalog while a listing may run in another thread: the listing
-    stops at its next file instead of making the close wait for the rest, and the catalog lists
-    again afterwards."""
-    folder = tmp_path / "agent" / "sessions" / "--p--"
-    for i in range(30):
-        write(folder / f"{i:02d}.jsonl", header(f"s{i}"), msg("u", "user", f"text {i}"))
-    monkeypatch.setattr(workers_mod, "BATCH_FILES", 1)  # (a batch per file: the pool has some left)
-    catalog = Catalog(str(tmp_path / "agent"), str(tmp_path / "cache"), workers=workers)
-    closer = threading.Thread(target=catalog.close)
-    told: list[int] = []
-
-    def progress(done: int, total: int) -> None:
-        told.append(done)
-        if len(told) == 1:
-            closer.start()
-            for _ in range(1000):  # until the close has asked the listing to stop
-                if catalog._closing.is_set():
-                    break
-                time.sleep(0.01)
-
-    with pytest.raises(ListingCancelled):
-        catalog.list_all(progress)
-    closer.join(10)
-    assert not closer.is_alive()
-    assert len(told) < 30  # the files after the close were not read
-    assert len(catalog.list_all()) == 30
 
 
 # -- search over the catalog ------------------------------------------------------------------------
