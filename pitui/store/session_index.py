@@ -488,7 +488,7 @@ def _shape(entry: Entry) -> tuple[str, str | None, str | None] | None:
     if parent is not None and type(parent) is not str:
         return None
     figures = entry.usage_figures
-    if figures is not None and not all(_plain(f) for f in figures):
+    if figures and not _plain_figures(figures):
         return None
     pm = entry.provider_model
     if pm is None:
@@ -499,8 +499,19 @@ def _shape(entry: Entry) -> tuple[str, str | None, str | None] | None:
     return (entry.role, provider, model)
 
 
-def _plain(value: Any) -> bool:
-    return type(value) is float or (type(value) is int and -_INT64 <= value < _INT64)
+_FIGURE_TYPES = frozenset({int, float})
+
+
+def _plain_figures(figures: tuple[Any, ...]) -> bool:
+    """Whether every figure is a double or an integer of 64 bits (what the index stores as it
+    is), in a few calls into C rather than one per figure: the columns are made for every
+    message of a session. Where a figure is a NaN,
+    ``min`` or ``max`` may be that NaN and the answer False: the line is then read again,
+    which is always exact."""
+    kinds = set(map(type, figures))
+    if not kinds <= _FIGURE_TYPES:
+        return False
+    return int not in kinds or (min(figures) >= -_INT64 and max(figures) < _INT64)
 
 
 def index_files(directory: str) -> Iterator[str]:

@@ -66,6 +66,34 @@ def test_a_session_reopened_from_its_index_is_the_session_read_whole(tmp_path: P
     assert "text 5" in str(got.entries[5].read_data()["message"])  # bodies read from the file
 
 
+@pytest.mark.parametrize(
+    "figure",
+    [
+        *("3", "2.5", "9007199254740993", "9223372036854775808", "-9223372036854775809", "2e21"),
+        *("1180591620717411303424", "1e400", "true", '"7"', "null"),
+    ],
+)
+def test_usage_figures_of_any_kind_reopen_as_they_read(tmp_path: Path, figure: str) -> None:
+    """The index holds a message's usage figures when each is a double or a 64-bit integer;
+    any other (a bigger integer, a boolean, a string, infinity from 1e400) has its line read
+    again. Either way the session reopened is the one read whole (``figure``: as the file
+    spells it)."""
+    objects = [header()]
+    for i in range(6):
+        usage = {"input": 10 + i, "output": 2.5, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.01}}
+        if i == 3:
+            usage["output"] = 424242  # spelt as ``figure`` below
+        parent = None if i == 0 else f"{0xE0000000 + i - 1:08x}"
+        objects.append(msg(f"{0xE0000000 + i:08x}", parent, "assistant", f"reply {i}", n=i, usage=usage))
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(lines(*objects).replace(b"424242", figure.encode()))
+    cache = cache_at(tmp_path)
+    Session.load(str(path), index=cache)
+    got = reopened(path, cache)
+    assert cache.last == "hit"
+    assert len(got.entries) == 6
+
+
 def test_a_parent_id_that_is_the_id_before_is_held_once_read_whole_or_reopened(tmp_path: Path) -> None:
     """Most messages hang under the entry before them: their parentId is that entry's id string
     itself, not an equal copy (at 1,000,000 entries the copies were 57 MB)."""
