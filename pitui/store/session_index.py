@@ -505,9 +505,8 @@ _FIGURE_TYPES = frozenset({int, float})
 def _plain_figures(figures: tuple[Any, ...]) -> bool:
     """Whether every figure is a double or an integer of 64 bits (what the index stores as it
     is), in a few calls into C rather than one per figure: the columns are made for every
-    message of a session. Where a figure is a NaN,
-    ``min`` or ``max`` may be that NaN and the answer False: the line is then read again,
-    which is always exact."""
+    message of a session. Where a figure is a NaN, ``min`` or ``max`` may be that NaN and the
+    answer False: the line is then read again, which is always exact."""
     kinds = set(map(type, figures))
     if not kinds <= _FIGURE_TYPES:
         return False

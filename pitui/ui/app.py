@@ -109,8 +109,8 @@ class PituiApp(App[AppResult | None]):
         self._catalog = catalog
         self.watch_files = watch
         self.keymap: dict[str, str] = {}  # the config's [keys] that name a binding and real keys
-        # Set once the app is told to end: work that only speeds up a later start (a session's
-        # index) is left undone from then on, so that the end does not wait for it.
+        # Set once the app is told to end: work that nobody would see from then on (the session
+        # view's facts count) is left undone, so that the end does not wait for it.
         self.ending = False
 
     # -- keys ------------------------------------------------------------------------------

@@ -3,10 +3,8 @@ close must not wait for the rest of a listing (nor a usage count: ``test_usage.p
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
+from helpers.cache_lock import CloseOnFirstProgress
 
 import pitui.store.catalog.workers as workers_mod
 from devkit.builder import header, msg, write
@@ -23,21 +21,9 @@ def test_closing_the_catalog_stops_a_listing_under_way(tmp_path, monkeypatch, wo
         write(folder / f"{i:02d}.jsonl", header(id=f"s{i}"), msg("u", None, "user", f"text {i}"))
     monkeypatch.setattr(workers_mod, "BATCH_FILES", 1)  # (a batch per file: the pool has some left)
     catalog = Catalog(str(tmp_path / "agent"), str(tmp_path / "cache"), workers=workers)
-    closer = threading.Thread(target=catalog.close)
-    told: list[int] = []
-
-    def progress(done: int, total: int) -> None:
-        told.append(done)
-        if len(told) == 1:
-            closer.start()
-            for _ in range(1000):  # until the close has asked the listing to stop
-                if catalog._closing.is_set():
-                    break
-                time.sleep(0.01)
-
+    progress = CloseOnFirstProgress(catalog)
     with pytest.raises(ListingCancelled):
         catalog.list_all(progress)
-    closer.join(10)
-    assert not closer.is_alive()
-    assert len(told) < 30  # the files after the close were not read
+    assert progress.closed()
+    assert len(progress.told) < 30  # the files after the close were not read
     assert len(catalog.list_all()) == 30

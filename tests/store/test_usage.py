@@ -8,10 +8,10 @@ import json
 import os
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
+
+from helpers.cache_lock import CloseOnFirstProgress
 
 from pitui.store.catalog import Catalog
 from pitui.store.catalog.usage import scan_usage
@@ -176,20 +176,8 @@ def test_closing_the_catalog_stops_a_count_under_way(tmp_path):
         _write(folder / f"{n:02d}.jsonl", _entries())
     catalog = Catalog(str(tmp_path / "agent"), str(tmp_path / "cache"), workers=0)
     infos = catalog.list_all()
-    closer = threading.Thread(target=catalog.close)
-    told: list[int] = []
-
-    def progress(done: int, total: int) -> None:
-        told.append(done)
-        if len(told) == 1:
-            closer.start()
-            for _ in range(1000):  # until the close has asked the count to stop
-                if catalog._closing.is_set():
-                    break
-                time.sleep(0.01)
-
+    progress = CloseOnFirstProgress(catalog)
     counted = catalog.usage(infos, progress)
-    closer.join(10)
-    assert not closer.is_alive()
-    assert len(counted) < 30 and len(told) < 30  # the files after the close were not read
+    assert progress.closed()
+    assert len(counted) < 30 and len(progress.told) < 30  # the files after the close were not read
     assert len(catalog.usage(infos)) == 30

@@ -8,7 +8,6 @@ import os
 import shutil
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from helpers.apps import (
     selected_title,
     titles,
 )
+from helpers.cache_lock import ui_thread_asks_for_the_lock
 from helpers.pilot import screen_lines, screen_text, settle, type_text, until
 from helpers.sessions import CWD, KIT_NOW, family, kit_folder, session
 
@@ -148,16 +148,7 @@ async def test_rows_are_handed_over_while_the_ui_thread_waits_for_the_cache(tmp_
     real_resolve = PickerListing.resolve
 
     def resolve(self: PickerListing, infos: Any) -> Any:
-        lock = app.catalog._db.lock  # the lock every use of the cache takes
-
-        def take() -> None:  # on the UI thread, as the app's quit would
-            taken = lock.acquire(timeout=10)
-            took.append(taken)
-            if taken:
-                lock.release()
-
-        loop.call_soon_threadsafe(take)
-        time.sleep(0.2)  # the UI thread is waiting for the lock by now
+        ui_thread_asks_for_the_lock(app.catalog, loop, took)
         return real_resolve(self, infos)
 
     monkeypatch.setattr(PickerListing, "resolve", resolve)

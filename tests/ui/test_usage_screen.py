@@ -4,11 +4,11 @@ metric) and Enter, which shows the row's sessions in the picker until Escape."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
 from helpers.apps import demo_app, listing, picker, picker_app
+from helpers.cache_lock import ui_thread_asks_for_the_lock
 from helpers.pilot import feed, screen_text, settle, until
 
 from pitui.store.catalog import Catalog
@@ -202,16 +202,7 @@ async def test_progress_is_told_while_the_ui_thread_waits_for_the_cache(tmp_path
         def progress(done: int, total: int) -> None:
             if not asked and on_progress is not None:
                 asked.append(done)
-                lock = self._db.lock  # the lock every use of the cache takes
-
-                def take() -> None:  # on the UI thread, as the app's quit would
-                    taken = lock.acquire(timeout=10)
-                    took.append(taken)
-                    if taken:
-                        lock.release()
-
-                loop.call_soon_threadsafe(take)
-                time.sleep(0.2)  # the UI thread is waiting for the lock by now
+                ui_thread_asks_for_the_lock(self, loop, took)
             if on_progress is not None:
                 on_progress(done, total)
 

@@ -122,7 +122,8 @@ class SearchCancelled(Exception):
 
 class ListingCancelled(Exception):
     """A listing given up because the catalog is being closed (the program is quitting): the
-    files not read yet are not, and what was read is not written to the cache."""
+    files not read yet are not read, and what was read but not yet written to the cache is not
+    written (a later listing reads those files again)."""
 
 
 class Row(NamedTuple):
