@@ -166,3 +166,28 @@ def _totals_no_cost() -> bytes:
     no_cost = _usage(7, 8, 9, 10, 0)
     del no_cost["cost"]
     return pi_lines(fixture_header(), *start(), *chat(3, e(2), 10, 1), _usage_entry(e(5), e(4), 30, no_cost))
+
+
+_HUGE = "1" + "0" * 400  # an integer literal no double holds: JSON.parse makes it Infinity
+
+
+@fixture(
+    "totals-odd-numbers.jsonl",
+    "Figures JavaScript reads as Infinity: an assistant `usage` whose `input` is a 401-digit integer literal, a `usage` entry whose `cacheRead` is its negative; and an entry whose `type` is an array (no usage, no message).",
+    "pi 1.6.0 `/session`: input Infinity and cacheRead -Infinity (JSON null), total NaN (null); cost 0.75; 1 user, 2 assistant, 3 messages.",
+)
+def _totals_odd_numbers() -> bytes:
+    odd = {"type": ["usage"], "id": e(6), "parentId": e(5), "timestamp": iso_at(32), "usage": _usage(1, 1, 1, 1, 1)}
+    return (
+        pi_lines(
+            fixture_header(),
+            *start(),
+            user_entry(e(3), e(2), 10, "Count."),
+            _with_usage(assistant_entry(e(4), e(3), 20, "Counted."), _usage(424242, 5, 6, 7, 0.5)),
+            _usage_entry(e(5), e(4), 30, _usage(1, 2, -535353, 4, 0.125)),
+            odd,
+            _with_usage(assistant_entry(e(7), e(6), 40, "Again."), _usage(1, 2, 3, 4, 0.125)),
+        )
+        .replace(b"424242", _HUGE.encode())
+        .replace(b"-535353", b"-" + _HUGE.encode())
+    )

@@ -14,6 +14,7 @@ from typing import Any
 
 from pitui.store.js import (
     MISSING,
+    js_double,
     js_head,
     js_join_value,
     js_len,
@@ -168,8 +169,8 @@ def _line_number(value: Any) -> float | None:
     """render-utils' ``parseLineNumber``: a finite number, or a string that is one."""
     if type(value) is str and js_trim(value) != "":
         value = js_string_to_number(value)
-    if type(value) in (int, float) and math.isfinite(value):
-        return float(value)
+    if type(value) in (int, float) and math.isfinite(number := js_double(value)):
+        return number
     return None
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from pitui.store.context import context_messages
-from pitui.store.js import MISSING, js_truthy
+from pitui.store.js import MISSING, js_double, js_truthy
 from pitui.store.jsonl import compact_json
 from pitui.store.model import Entry
 from pitui.store.reader import Session
@@ -427,7 +427,7 @@ def _usage(value: Any) -> Usage | None:
     return Usage(
         *counts,
         sum(counts) if total is None else total,
-        float(dollars) if type(dollars) in (int, float) and dollars == dollars else 0.0,
+        js_double(dollars) if type(dollars) in (int, float) and dollars == dollars else 0.0,
     )
 
 

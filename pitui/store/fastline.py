@@ -31,12 +31,11 @@ from typing import Annotated, Any, Literal, get_args
 import msgspec
 
 from pitui.store.js import JS_WHITESPACE, MISSING, js_trim
-from pitui.store.model import Entry, LineSource
+from pitui.store.model import SAFE_INTEGER, Entry, LineSource
 
 # A figure of the usage: a double, or an integer a double holds exactly (orjson reads integers
 # beyond 64 bits as doubles, msgspec as integers: those are left to the exact path).
-_SAFE = 2**53
-_Number = Annotated[int, msgspec.Meta(gt=-_SAFE, lt=_SAFE)] | float
+_Number = Annotated[int, msgspec.Meta(gt=-SAFE_INTEGER, lt=SAFE_INTEGER)] | float
 
 
 class _Block(msgspec.Struct):

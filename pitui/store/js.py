@@ -259,12 +259,21 @@ def _civil_from_days(z: int) -> tuple[int, int, int]:
 # JavaScript string conversion (for ids that are not strings and for Array.prototype.join)
 
 
+def js_double(value: int | float) -> float:
+    """The double JavaScript holds for a JSON number: the nearest one, or Infinity for an
+    integer literal beyond every double (where Python's ``float`` raises)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def js_number_string(x: float | int) -> str:
     """``String(x)`` for a number."""
     if isinstance(x, int) and not isinstance(x, bool):
         if abs(x) < 2**53:
             return str(x)
-        x = float(x)
+        x = js_double(x)
     if math.isnan(x):
         return "NaN"
     if math.isinf(x):
@@ -403,7 +412,7 @@ def js_number(value: Any) -> float:
     if value is True:
         return 1.0
     if isinstance(value, int | float):
-        return float(value)
+        return js_double(value)
     if isinstance(value, str):
         return js_string_to_number(value)
     if isinstance(value, list):

@@ -155,15 +155,24 @@ _JS_SPACE = frozenset(JS_WHITESPACE)
 _USAGE_KEYS = ("input", "output", "cacheRead", "cacheWrite")
 
 
-def _plain_number(value: Any) -> bool:
-    return type(value) is int or type(value) is float
+# The integers a double holds exactly (JavaScript's safe integers). A usage figure beyond them,
+# or a double that is not finite, is left to the totals' exact rules, which read it as
+# JavaScript does (the line index's fast path refuses the same figures).
+SAFE_INTEGER = 2**53
+
+
+def plain_number(value: Any) -> bool:
+    """Whether a usage figure is one the totals add as it is (see :data:`SAFE_INTEGER`)."""
+    if type(value) is int:
+        return -SAFE_INTEGER < value < SAFE_INTEGER
+    return type(value) is float and math.isfinite(value)
 
 
 def usage_figures(message: dict[str, Any], assistant: bool) -> tuple[Any, ...] | None:
     """``(input, output, cacheRead, cacheWrite, cost.total, tool calls)`` of a message whose
-    usage is made of plain numbers and whose content blocks are objects, ``()`` for a tool
-    result with no usage (pi adds none), else None: anything odder is left to the totals' exact
-    JavaScript rules, on the whole line."""
+    usage is made of plain numbers (finite doubles, safe integers) and whose content blocks are
+    objects, ``()`` for a tool result with no usage (pi adds none), else None: anything odder is
+    left to the totals' exact JavaScript rules, on the whole line."""
     usage = message.get("usage", MISSING)
     if not assistant and not js_truthy(usage):
         return ()
@@ -172,7 +181,7 @@ def usage_figures(message: dict[str, Any], assistant: bool) -> tuple[Any, ...] |
     figures = [usage.get(key) for key in _USAGE_KEYS]
     cost = usage.get("cost")
     figures.append(cost.get("total") if type(cost) is dict else None)
-    if not all(_plain_number(f) for f in figures):
+    if not all(plain_number(f) for f in figures):
         return None
     calls = 0
     if assistant:

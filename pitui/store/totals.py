@@ -28,13 +28,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import reduce
+from operator import add, attrgetter
 from typing import Any
 
 from msgspec import Struct
 
 from pitui.store.js import MISSING, js_number, js_plus, js_round, js_string, js_truthy
 from pitui.store.jsonl import prepare
-from pitui.store.model import Entry
+from pitui.store.model import Entry, plain_number
 
 __all__ = [
     "NO_USAGE",
@@ -52,6 +54,8 @@ __all__ = [
 
 _USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
 _NUMBER_TYPES = frozenset({int, float})
+# The integers from here on round to no double: JSON.parse makes them Infinity.
+_DOUBLE_MAX = 2**1024 - 2**970
 
 
 class _JSTypeError(Exception):
@@ -151,7 +155,7 @@ def _shown(value: Any) -> int | float:
     kind = type(value)
     if kind is int:
         number: int | float = value
-        return number
+        return number if -_DOUBLE_MAX < value < _DOUBLE_MAX else 0  # (beyond: JavaScript's Infinity)
     if kind is float and math.isfinite(value):
         number = value
         return number
@@ -275,6 +279,38 @@ class TotalsCounter:
             exact[index] = float(total) + value if kind is float or kind is int else js_plus(total, value)
         self.numbers = _numbers(exact)
 
+    def add_known_run(self, kinds: list[Any], roles: list[Any], figures: list[tuple[Any, ...] | None]) -> None:
+        """Consecutive entries of which none is read whole (see :func:`session_stats`): their
+        ``type``, ``message.role`` and figures (``Entry.usage_figures``, or a usage entry's).
+        What :meth:`add_message_role`, :meth:`add_known` and :meth:`add_usage` do entry by
+        entry, a column at a time: in a session of 100,000 entries a call per entry took
+        0.15 s. The figures are added in file order, as JavaScript's ``+=`` adds them
+        (``functools.reduce``, not ``sum``, which may compensate)."""
+        if not self.numbers:  # a sum is no longer a number: JavaScript's + figure by figure
+            for kind, role, known in zip(kinds, roles, figures, strict=True):
+                if kind == "message":
+                    if known is None:
+                        self.add_message_role(role)
+                    else:
+                        self.add_known(role, known)
+                elif known:  # a usage, compaction or branch summary's
+                    self._add_figures(known[:5])
+            return
+        counts = self.counts
+        counts[0] += roles.count("user")
+        counts[1] += roles.count("assistant")
+        counts[3] += roles.count("toolResult")
+        counts[4] += kinds.count("message")
+        usages = list(filter(None, figures))  # (a tool result with no usage has no figures)
+        if not usages:
+            return
+        exact, shown = self.exact, self.shown
+        columns = list(zip(*usages, strict=True))
+        for index in range(5):
+            shown[index] = reduce(add, columns[index], shown[index])
+            exact[index] = reduce(add, columns[index], float(exact[index]))
+        counts[2] += sum(columns[5])  # the assistants' tool calls (0 for a tool result)
+
     def add_message_role(self, role: Any) -> None:
         """A message entry whose message is an object with ``role`` and needs no body: a
         user, system or custom message (assistant and toolResult ones go to :meth:`add`)."""
@@ -350,18 +386,56 @@ _USAGE_TYPES = frozenset({"usage", "compaction", "branch_summary"})
 
 def session_stats(entries: Iterable[Entry]) -> SessionStats:
     """The totals of a loaded session's entries (``Session.entries``, every line in file order).
-    Only the lines that can carry a usage or tool calls are decoded: a user or system message
-    is counted from what the line index knows."""
+    Only the lines that can carry a usage or tool calls are decoded, and of those only the
+    ones whose figures the line index did not keep: the rest is counted a run of entries at a
+    time (:meth:`TotalsCounter.add_known_run`)."""
+    entries = entries if type(entries) is list else list(entries)
+    kinds, roles, figures = list(map(_TYPE, entries)), list(map(_ROLE, entries)), list(map(_FIGURES, entries))
+    # The entries read by every rule (:meth:`TotalsCounter.add`): a usage, compaction or branch
+    # summary whose usage is odd, and a message the index kept no figures of (its usage or
+    # content odd, or its role). Between two of them every entry is counted from its figures.
+    read = []
+    for k in [k for k, known in enumerate(figures) if known is None]:  # (every entry but a message)
+        kind, role = kinds[k], roles[k]
+        if kind == "message":
+            if type(role) is not str or role in _BODY_ROLES:
+                read.append(k)
+        elif type(kind) is str and kind in _USAGE_TYPES:
+            carried = _carried_figures(entries[k])
+            if carried is None:
+                read.append(k)
+            else:
+                figures[k] = carried
     counter = TotalsCounter()
-    for entry in entries:
-        kind = entry.type
-        if kind == "message" and type(entry.role) is str and entry.role not in _BODY_ROLES:
-            counter.add_message_role(entry.role)
-        elif kind == "message" and entry.usage_figures is not None:
-            counter.add_known(entry.role, entry.usage_figures)
-        elif kind == "message" or kind in _USAGE_TYPES:
-            counter.add(entry.data)
+    start = 0
+    for stop in read:
+        if start < stop:
+            counter.add_known_run(kinds[start:stop], roles[start:stop], figures[start:stop])
+        counter.add(entries[stop].data)
+        start = stop + 1
+    if start < len(entries):
+        counter.add_known_run(kinds[start:], roles[start:], figures[start:])
     return counter.result()
+
+
+_TYPE, _ROLE, _FIGURES = attrgetter("type"), attrgetter("role"), attrgetter("usage_figures")
+
+
+def _carried_figures(entry: Entry) -> tuple[Any, ...] | None:
+    """A usage, compaction or branch summary entry's figures, in the shape of a message's
+    ``usage_figures`` (no tool calls), ``()`` for one that carries no usage, or None for a
+    usage that is not plain numbers (read by every rule)."""
+    data = entry.data
+    if type(data) is not dict:
+        return None
+    usage = carried_usage(data)
+    if usage is NO_USAGE:
+        return ()
+    if type(usage) is not dict:
+        return None
+    cost = usage.get("cost")
+    figures = (*map(usage.get, _USAGE_FIELDS), cost.get("total") if type(cost) is dict else None)
+    return (*figures, 0) if all(map(plain_number, figures)) else None
 
 
 def stats_json(entries: Iterable[Entry]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ standard library's json, line by line."""
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -103,9 +104,17 @@ def usage_sums(entries: list[Any]) -> tuple[list[float], float, Counter[str]]:
         if not isinstance(usage, dict) or not isinstance(usage.get("cost"), dict):
             continue  # pi 1.6 throws on these: pitui shows the rest
         for i, key in enumerate(("input", "output", "cacheRead", "cacheWrite")):
-            if type(usage.get(key)) in (int, float):
+            if finite(usage.get(key)):
                 tokens[i] += usage[key]
         total = usage["cost"].get("total")
-        if type(total) in (int, float):
+        if finite(total):
             cost += total
     return tokens, cost, models
+
+
+def finite(value: Any) -> bool:
+    """Whether a figure is a number JavaScript reads as finite (an integer literal too big for
+    a double is Infinity to JSON.parse)."""
+    if type(value) is int:
+        return abs(value) < 2**1024 - 2**970
+    return type(value) is float and math.isfinite(value)
