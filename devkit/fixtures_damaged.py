@@ -509,3 +509,31 @@ def _bad_ts() -> bytes:
         u(11, iso_at(20), "valid, 10:00:20"),
         assistant_entry(e(12), e(11), 60, "Answer to the last one."),
     )
+
+
+@fixture(
+    "type-array.jsonl",
+    'An entry whose `type` is a JSON array (`["message"]`) on the path, under a compaction that replaces it; a branch beside it.',
+    "pi keeps it in the tree and the path; it is no message (nothing in the context, no totals) and no summarised entry.",
+)
+def _type_array() -> bytes:
+    odd = {"type": ["message"], "id": e(4), "parentId": e(3), "timestamp": iso_at(12), "message": user_msg("odd", 12)}
+    return pi_lines(
+        fixture_header(),
+        *start(),
+        user_entry(e(3), e(2), 10, "First."),
+        user_entry(e(9), e(3), 11, "Elsewhere."),
+        odd,
+        assistant_entry(e(5), e(4), 15, "Answered."),
+        {
+            "type": "compaction",
+            "id": e(6),
+            "parentId": e(5),
+            "timestamp": iso_at(20),
+            "summary": "Asked and answered.",
+            "firstKeptEntryId": e(5),
+            "tokensBefore": 900,
+        },
+        user_entry(e(7), e(6), 25, "Second."),
+        assistant_entry(e(8), e(7), 30, "Done."),
+    )

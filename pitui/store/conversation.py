@@ -299,7 +299,12 @@ def _replaced_entries(session: Session, compaction: Entry) -> list[Entry]:
     before = session.context_entries(parent)
     # (the two contexts can hold most of a long branch: the entries kept are left out in C)
     gone = itertools.compress(before, map(operator.not_, map(kept.__contains__, map(id, before))))
-    return [e for e in gone if e.type in _MESSAGE_TYPES or (e.type == "branch_summary" and js_truthy(e.get("summary")))]
+    return [
+        e
+        for e in gone
+        if (type(e.type) is str and e.type in _MESSAGE_TYPES)  # (a type may be any JSON value)
+        or (e.type == "branch_summary" and js_truthy(e.get("summary")))
+    ]
 
 
 def item_from_message(message: Any, entry_id: Any) -> Item:

@@ -507,3 +507,12 @@ def test_items_match_pis_context_at_every_entry(oracle: Oracle, tmp_path: Path) 
         assert ours == theirs, f"{path.name} at {leaf}"
         compared += 1
     assert compared > 500, compared
+
+
+def test_an_entry_whose_type_is_an_array_is_no_replaced_message() -> None:
+    """The compaction of type-array.jsonl replaced a user message and an entry whose ``type`` is
+    ``["message"]``: only the message is shown as replaced (the other is no message to pi)."""
+    session = Session.load(str(FIXTURES / "type-array.jsonl"))
+    compaction = next(e for e in session.entries if e.type == "compaction")
+    replaced = replaced_items(session, compaction.id)
+    assert [type(item).__name__ for item in replaced] == ["UserMessage"]

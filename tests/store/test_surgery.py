@@ -156,3 +156,19 @@ def test_the_note_prefilled_says_what_is_replaced(tmp_path: Path) -> None:
     assert describe(session, session.by_id["e0000003"]) == "[omitted: user message “What is in this folder?”, 1 line]"
     custom = Session.load(str(FIXTURES / "custom.jsonl"))
     assert describe(custom, custom.by_id["e0000004"]) == "[omitted: timer message, 1 line]"
+
+
+def test_a_message_whose_role_is_an_array_is_refused_not_a_crash(tmp_path: Path) -> None:
+    from devkit.builder import header, lines, msg
+    from pitui.store.write.manager import ContextEditError, SessionManager
+
+    odd = msg("e0000002", "e0000001", "user", "odd", n=2)
+    odd["message"]["role"] = ["user"]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(lines(header(), msg("e0000001", None, "user", "hi", n=1), odd))
+    before = path.read_bytes()
+    with pytest.raises(ActionError, match="context edits change only"):
+        context_edit(str(path), "omit", "e0000002", None)
+    with pytest.raises(ContextEditError, match="does not contribute editable model content"):
+        SessionManager.open(str(path)).append_context_edit("e0000002", None)
+    assert path.read_bytes() == before

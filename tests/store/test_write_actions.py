@@ -443,3 +443,13 @@ def test_the_rest_of_pis_api_reads_back_in_a_new_manager(tmp_path: Path):
     assert len(tree.roots) == 1 and [e.id for e in tree.children_of(tree.roots[0])] == [user]
     rows = [orjson.loads(line) for line in Path(manager.get_session_file()).read_bytes().splitlines()]
     assert list(rows[3]) == ["type", "customType", "content", "display", "id", "parentId", "timestamp"]
+
+
+def test_a_branch_left_behind_with_an_entry_whose_type_is_an_array_is_summarised() -> None:
+    """Leaving type-array.jsonl's compacted branch (the odd entry on it) for the one beside it:
+    what is left behind holds messages, so a summary is offered."""
+    session = Session.load(str(Path(__file__).parent.parent / "fixtures" / "type-array.jsonl"))
+    target = next(e for e in session.entries if e.type == "message" and "Elsewhere." in str(e.read_data()))
+    plan = actions.plan_branch(session, target)
+    assert not plan.already_there and plan.prompt_text == "Elsewhere."
+    assert ["message"] in [e.type for e in plan.abandoned]

@@ -99,7 +99,6 @@ class _Line(msgspec.Struct):
 
 _decode = msgspec.json.Decoder(_Line).decode
 _CARRIERS = frozenset({"message", "usage", "compaction", "branch_summary"})
-_ROLES = frozenset({"assistant", "toolResult"})
 
 
 def _fields(struct: Any) -> dict[str, Any]:
@@ -115,10 +114,10 @@ def _entry(seg: bytes | memoryview) -> Any:
         except msgspec.DecodeError:
             pass
         else:
-            if line.type not in _CARRIERS:
+            kind, message = line.type, line.message  # (any JSON values: a list is not hashable)
+            if type(kind) is not str or kind not in _CARRIERS:
                 return None
-            message = line.message
-            if line.type == "message" and (type(message) is not _Message or message.role not in _ROLES):
+            if kind == "message" and (type(message) is not _Message or message.role not in ("assistant", "toolResult")):
                 return None
             entry = _fields(line)
             if type(message) is _Message:

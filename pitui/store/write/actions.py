@@ -109,7 +109,7 @@ def plan_branch(session: Session, target: Entry, *, left_behind: bool = True) ->
     already = target.id == session.leaf_id or new_leaf == current
     old_leaf = None if session.leaf_id is MISSING else session.leaf_id
     abandoned = [] if already or not left_behind else abandoned_entries(session, old_leaf, target.id)
-    if not any(e.type in _SUMMARISED_TYPES for e in abandoned):
+    if not any(type(e.type) is str and e.type in _SUMMARISED_TYPES for e in abandoned):
         abandoned = []  # only bookkeeping left behind (labels, markers): nothing to summarise
     return BranchPlan(target, new_leaf, old_leaf, already, abandoned, prompt)
 

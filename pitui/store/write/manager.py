@@ -37,8 +37,9 @@ ProgressCallback = Callable[[int, int], None]
 _SESSION_ID = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # newer pi's rule; it names the file
 
 
-# The message roles pi 1.6's appendContextEdit edits (and custom_message entries).
-_EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult"})
+# The message roles pi 1.6's appendContextEdit edits (and custom_message entries). A tuple: a
+# role may be any JSON value, a list too, which no set can hold.
+EDITABLE_ROLES = ("user", "assistant", "toolResult")
 
 
 class ContextEditError(ValueError):
@@ -385,7 +386,7 @@ class SessionManager:
             raise EntryNotFoundError(target_id)
         if not any(e.id == target_id for e in session.path_to()):
             raise ContextEditError(f"Entry {target_id} is not on the active branch")
-        if not (target.type == "custom_message" or (target.type == "message" and target.role in _EDITABLE_ROLES)):
+        if not (target.type == "custom_message" or (target.type == "message" and target.role in EDITABLE_ROLES)):
             raise ContextEditError(f"Entry {target_id} does not contribute editable model content")
         if replacement is not None and target.type == "message" and target.role != "user":
             content = replacement["content"]

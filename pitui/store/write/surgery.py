@@ -31,12 +31,11 @@ from pitui.store.js import MISSING, js_trim
 from pitui.store.model import Entry
 from pitui.store.reader import Session
 from pitui.store.write.actions import ActionError
-from pitui.store.write.manager import ContextEditError, EntryNotFoundError, SessionManager
+from pitui.store.write.manager import EDITABLE_ROLES, ContextEditError, EntryNotFoundError, SessionManager
 
 __all__ = ["EditPlan", "describe", "plan", "plan_undo", "write_plan"]
 
 OPERATIONS = ("omit", "restore", "replace", "toggle")
-_EDITABLE_ROLES = ("user", "assistant", "toolResult")
 
 
 class EditPlan(Struct, frozen=True):
@@ -141,14 +140,17 @@ class _Context:
         return None
 
 
+_ROLE_WORDS = {"toolResult": "tool result", "user": "user message", "assistant": "assistant message"}
+
+
 def kind(entry: Entry) -> str:
     """An entry's kind in words."""
     if entry.type == "custom_message":
         return "custom message"
     if entry.type == "message":
-        return {"toolResult": "tool result", "user": "user message", "assistant": "assistant message"}.get(
-            entry.role, f"{entry.role} message"
-        )
+        role = entry.role  # (any JSON value)
+        words = _ROLE_WORDS.get(role) if type(role) is str else None
+        return words or f"{role} message"
     return str(entry.type).replace("_", " ")
 
 
@@ -164,7 +166,7 @@ def check_editable(context: _Context, entry: Entry) -> None:
             f"{short(entry.id)} is a system message (the system prompt): context edits change only "
             "user, assistant, tool result and custom messages; nothing written"
         )
-    if not (entry.type == "custom_message" or (entry.type == "message" and entry.role in _EDITABLE_ROLES)):
+    if not (entry.type == "custom_message" or (entry.type == "message" and entry.role in EDITABLE_ROLES)):
         raise ActionError(
             f"{short(entry.id)} is a {kind(entry)} entry: context edits change only user, assistant, "
             "tool result and custom messages; nothing written"
