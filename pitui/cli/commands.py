@@ -85,9 +85,7 @@ def _print_summary(session: Session) -> None:
         f"context   {len(context.messages)} messages  model {safe(str(model.get('provider', '-')))}/"
         f"{safe(str(model.get('modelId', '-')))}  thinking {safe(str(context.thinking_level))}"
     )
-    from pitui.store.totals import session_stats
-
-    _print_totals(session_stats(session.entries))
+    _print_totals(session.stats())
 
     from pitui.store.pi_verdict import PI_VERSION, pi_verdicts
 

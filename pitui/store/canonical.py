@@ -129,7 +129,7 @@ def inspect_session(session: Session) -> dict[str, Any]:
         del result["leafId"]
     if thinking is MISSING:
         del result["context"]["thinkingLevel"]
-    result["stats"] = stats_json(entries)
+    result["stats"] = stats_json(session.stats())
     return result
 
 

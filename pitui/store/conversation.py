@@ -28,7 +28,7 @@ from pitui.store.js import MISSING, js_double, js_truthy
 from pitui.store.jsonl import compact_json
 from pitui.store.model import Entry
 from pitui.store.reader import Session
-from pitui.store.totals import session_stats
+from pitui.store.totals import SessionStats, session_stats
 
 __all__ = [
     "AssistantMessage",
@@ -453,9 +453,8 @@ def totals(items: Iterable[Item]) -> Totals:
     return Totals(usage, assistants)
 
 
-def _entries_totals(entries: Iterable[Entry]) -> Totals:
-    """pi's /session sums (:mod:`pitui.store.totals`, the one home of that rule) over ``entries``."""
-    stats = session_stats(entries)
+def _entries_totals(stats: SessionStats) -> Totals:
+    """pi's /session sums (:mod:`pitui.store.totals`, the one home of that rule) as shown."""
     usage = Usage(
         int(stats.input),  # a file's figures may be floats; tokens are shown whole
         int(stats.output),
@@ -472,10 +471,10 @@ def path_totals(session: Session, entry_id: Any = MISSING) -> Totals:
     ``entry_id`` left out is the leaf; None is before the first entry (nothing)."""
     if entry_id is None:
         return Totals()
-    return _entries_totals(session.path_to(entry_id))
+    return _entries_totals(session_stats(session.path_to(entry_id)))
 
 
 def session_totals(session: Session) -> Totals:
     """What the whole session cost, every branch included: pi's ``/session`` totals, over every
     line of the file (an id written twice counts twice, as in pi)."""
-    return _entries_totals(session.entries)
+    return _entries_totals(session.stats())

@@ -33,6 +33,7 @@ from pitui.store.model import (
     _sort_children,
 )
 from pitui.store.slots import SlotMap
+from pitui.store.totals import RunningTotals, SessionStats
 
 if TYPE_CHECKING:
     from pitui.store.session_index import IndexCache
@@ -64,6 +65,7 @@ class Session:
         # its compaction and the compaction's parent, and the footer for the leaf again)
         self._selected_cache: list[tuple[Entry, list[Entry]]] = []
         self._slots: SlotMap | None = None  # the entries as integers, once the tree asked for them
+        self.totals = RunningTotals()  # the last count of pi's /session totals (see stats)
 
     # ------------------------------------------------------------------ loading
 
@@ -568,6 +570,12 @@ class Session:
         selected = select_entries(self._walk_up(leaf))
         self._selected_cache = [(leaf, selected), *self._selected_cache[:3]]
         return list(selected)
+
+    def stats(self) -> SessionStats:
+        """pi's ``/session`` totals of every entry (:func:`pitui.store.totals.session_stats`),
+        counted on from the last count while the entries only grow (and, reopened from its
+        index, from the count the index holds)."""
+        return self.totals.of(self.entries)
 
     def projection(self, leaf_id: Any = MISSING) -> list[ProjectedEntry]:
         """``buildSessionProjection``: each context entry with the messages it gives the model,

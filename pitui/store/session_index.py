@@ -31,11 +31,12 @@ index is silent: the session is then read whole, as without an index.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -46,11 +47,12 @@ from pitui.store.migrate import CURRENT_VERSION, version_number
 from pitui.store.model import DiskState, Entry, LineProblem, LineSource
 from pitui.store.paths import cache_dir_default
 from pitui.store.reader import _UNTRIMMED
+from pitui.store.totals import RunningTotals, TotalsCounter
 
 if TYPE_CHECKING:
     from pitui.store.reader import Session
 
-FORMAT = 3  # bump when the layout or the meaning of a column changes: older indexes are misses
+FORMAT = 4  # bump when the layout or the meaning of a column changes: older indexes are misses
 MAGIC = b"pitui session index\n"
 MIN_BYTES = 1 << 20  # a smaller session reads whole about as fast as its index loads
 CAP_BYTES = 512 << 20  # the folder's total; the indexes written longest ago go first
@@ -96,6 +98,9 @@ class _Index(msgspec.Struct, array_like=True):
     # Any other entry, read from its line again: (its place among the entries, line number,
     # offset, length), in file order.
     others: list[tuple[int, int, int, int]]
+    # pi's /session totals of these entries (TotalsCounter.state), so that a reopened session
+    # counts only what was appended; None where a sum is too big to store (counted again).
+    totals: tuple[list[int], list[Any], list[Any], str | None, bool] | None = None
 
 
 _DIGEST = 16
@@ -297,6 +302,8 @@ def _restore(cls: type[Session], index: _Index, path: str, source: LineSource) -
     session.unparsed = [(offset, length) for offset, length in index.unparsed]
     session.read_upto, session.next_line, session.torn_line = index.read_upto, index.next_line, index.torn_line
     session.entries = _entries(index, source)
+    if index.totals is not None:
+        session.totals = RunningTotals(session.entries, TotalsCounter.from_state(index.totals))
     return session
 
 
@@ -395,6 +402,9 @@ def _snapshot(session: Session, min_bytes: int) -> tuple[Any, ...] | None:
         [(p.line, p.reason) for p in problems],
         list(session.unparsed),
         list(session.entries),
+        # Its totals, if counted by the time the index is written (of these entries: not once
+        # the session has grown and been counted again); else the writer counts them.
+        functools.partial(session.totals.counter_for, session.entries, len(session.entries)),
     )
 
 
@@ -409,6 +419,7 @@ def _encode(
     problems: list[tuple[int, str]],
     unparsed: list[tuple[int, int]],
     entries: list[Entry],
+    counted: Callable[[], TotalsCounter | None] = lambda: None,
 ) -> bytes | None:
     st = os.stat(path)
     if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != (disk.dev, disk.ino, disk.size, disk.mtime_ns):
@@ -473,8 +484,20 @@ def _encode(
         usages,
         list(shapes),
         others,
+        None if (counter := counted() or _count(entries)) is None else counter.state(),
     )
     return _encoder.encode(index)
+
+
+def _count(entries: list[Entry]) -> TotalsCounter | None:
+    """The totals of ``entries``, for an index written before they were counted (a command's
+    writer, on another core), or None when a line they need cannot be read back."""
+    counter = TotalsCounter()
+    try:
+        counter.add_entries(entries)
+    except OSError:  # (FileChangedError too)
+        return None
+    return counter
 
 
 def _shape(entry: Entry) -> tuple[str, str | None, str | None] | None:

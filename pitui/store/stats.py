@@ -47,7 +47,7 @@ from pitui.store.js import (
 from pitui.store.jsonl import BadLine, iter_lines, parse_fast, parse_line
 from pitui.store.migrate import version_number
 from pitui.store.model import LineProblem, NotASessionError
-from pitui.store.totals import SessionStats, TotalsCounter, session_stats
+from pitui.store.totals import SessionStats, TotalsCounter
 
 if TYPE_CHECKING:
     from pitui.store.reader import Session
@@ -271,7 +271,7 @@ def session_facts(session: Session) -> SessionFacts:
         leaves, _ = count_numbered_branches(slots.up)
     else:
         leaves, _ = count_branches(map(_ENTRY_ID, entries), map(_PARENT_ID, entries), session.by_id)
-    totals = session_stats(entries)
+    totals = session.stats()
     size = os.stat(session.path).st_size if session.path else session.read_upto
     return SessionFacts(leaves, totals.total_tokens, float(totals.cost), size)
 

@@ -41,6 +41,7 @@ from pitui.store.model import Entry, plain_number
 __all__ = [
     "NO_USAGE",
     "TOOLS_AND_SUMMARIES",
+    "RunningTotals",
     "SessionStats",
     "TotalsCounter",
     "carried_usage",
@@ -56,6 +57,7 @@ _USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
 _NUMBER_TYPES = frozenset({int, float})
 # The integers from here on round to no double: JSON.parse makes them Infinity.
 _DOUBLE_MAX = 2**1024 - 2**970
+_INT64 = 1 << 63
 
 
 class _JSTypeError(Exception):
@@ -225,6 +227,30 @@ class TotalsCounter:
         self.error: str | None = None
         self.numbers = True  # every exact sum is an int or a float (no string concatenated in)
 
+    def copy(self) -> TotalsCounter:
+        other = TotalsCounter()
+        other.counts, other.exact, other.shown = list(self.counts), list(self.exact), list(self.shown)
+        other.error, other.numbers = self.error, self.numbers
+        return other
+
+    def state(self) -> tuple[Any, ...] | None:
+        """What :meth:`from_state` makes this counter again from: plain values a session's index
+        stores (None where a sum is an integer of more than 64 bits, which it cannot)."""
+        if any(type(v) is int and not -_INT64 <= v < _INT64 for v in (*self.counts, *self.exact, *self.shown)):
+            return None
+        return (list(self.counts), list(self.exact), list(self.shown), self.error, self.numbers)
+
+    @classmethod
+    def from_state(cls, state: tuple[Any, ...]) -> TotalsCounter:
+        counter = cls()
+        counts, exact, shown, counter.error, counter.numbers = state
+        counter.counts, counter.exact, counter.shown = list(counts), list(exact), list(shown)
+        return counter
+
+    def add_entries(self, entries: list[Entry]) -> None:
+        """A loaded session's entries, in file order (see :func:`session_stats`)."""
+        _add_entries(self, entries)
+
     def _fail(self, error: _JSTypeError) -> None:
         if self.error is None:
             self.error = str(error)
@@ -389,7 +415,45 @@ def session_stats(entries: Iterable[Entry]) -> SessionStats:
     Only the lines that can carry a usage or tool calls are decoded, and of those only the
     ones whose figures the line index did not keep: the rest is counted a run of entries at a
     time (:meth:`TotalsCounter.add_known_run`)."""
-    entries = entries if type(entries) is list else list(entries)
+    counter = TotalsCounter()
+    counter.add_entries(entries if type(entries) is list else list(entries))
+    return counter.result()
+
+
+class RunningTotals:
+    """The totals of a session's entries as they grow: counted again, only what was appended
+    since the last count is added (pi appends a few lines a turn to a file of 100,000 entries,
+    whose whole count is 0.1 s). Safe from several threads: the state is one tuple, replaced
+    whole, and a counter is never changed once kept."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, entries: list[Entry] | None = None, counter: TotalsCounter | None = None) -> None:
+        """``counter``: the count of ``entries`` as they are now (a session's index holds it)."""
+        entries = entries if entries is not None else []
+        self._state = (entries, len(entries), entries[-1] if entries else None, counter or TotalsCounter())
+
+    def of(self, entries: list[Entry]) -> SessionStats:
+        """The totals of ``entries`` (a session's list): the last count and what was appended."""
+        counted, count, last, counter = self._state
+        end = len(entries)  # (another thread may append meanwhile: that is counted next time)
+        if counted is entries and count <= end and (count == 0 or entries[count - 1] is last):
+            counter = counter.copy()
+        else:  # other entries, or not only appended to: counted again
+            counter, count = TotalsCounter(), 0
+        counter.add_entries(entries[count:end])
+        self._state = (entries, end, entries[end - 1] if end else None, counter)
+        return counter.result()
+
+    def counter_for(self, entries: list[Entry], count: int) -> TotalsCounter | None:
+        """The counter of the first ``count`` of ``entries``, if that is the last count."""
+        counted, counted_count, last, counter = self._state
+        if counted is entries and counted_count == count and (count == 0 or entries[count - 1] is last):
+            return counter
+        return None
+
+
+def _add_entries(counter: TotalsCounter, entries: list[Entry]) -> None:
     kinds, roles, figures = list(map(_TYPE, entries)), list(map(_ROLE, entries)), list(map(_FIGURES, entries))
     # The entries read by every rule (:meth:`TotalsCounter.add`): a usage, compaction or branch
     # summary whose usage is odd, and a message the index kept no figures of (its usage or
@@ -406,7 +470,6 @@ def session_stats(entries: Iterable[Entry]) -> SessionStats:
                 read.append(k)
             else:
                 figures[k] = carried
-    counter = TotalsCounter()
     start = 0
     for stop in read:
         if start < stop:
@@ -415,7 +478,6 @@ def session_stats(entries: Iterable[Entry]) -> SessionStats:
         start = stop + 1
     if start < len(entries):
         counter.add_known_run(kinds[start:], roles[start:], figures[start:])
-    return counter.result()
 
 
 _TYPE, _ROLE, _FIGURES = attrgetter("type"), attrgetter("role"), attrgetter("usage_figures")
@@ -438,7 +500,7 @@ def _carried_figures(entry: Entry) -> tuple[Any, ...] | None:
     return (*figures, 0) if all(map(plain_number, figures)) else None
 
 
-def stats_json(entries: Iterable[Entry]) -> dict[str, Any]:
-    """The oracle's ``stats`` of a loaded session's entries, prepared for ``dumps``."""
-    result: dict[str, Any] = prepare(session_stats(entries).pi_json())
+def stats_json(stats: SessionStats) -> dict[str, Any]:
+    """The oracle's ``stats`` of a session's totals, prepared for ``dumps``."""
+    result: dict[str, Any] = prepare(stats.pi_json())
     return result

@@ -94,12 +94,29 @@ def test_totals_counted_in_runs_are_pi_rules_entry_by_entry(tmp_path_factory, da
     folder = tmp_path_factory.mktemp("totals")
     path = folder / "s.jsonl"
     path.write_bytes(data)
-    want = entries_stats([parse_line(raw) for raw in data.splitlines()[1:]])
+    raw = data.splitlines()[1:]
+    want = entries_stats([parse_line(line) for line in raw])
     same(session_stats(Session.load(str(path)).entries), want)
-    cache = IndexCache(str(folder / "index"), min_bytes=0)
-    Session.load(str(path), index=cache)
-    same(session_stats(Session.load(str(path), index=cache).entries), want)
+    # The index written after the totals were counted holds them; a reopen starts from them.
+    cache = IndexCache(str(folder / "index"), min_bytes=0, deferred=True)
+    same(Session.load(str(path), index=cache).stats(), want)
+    cache.write_pending()
+    reopened = Session.load(str(path), index=cache)
     assert cache.last == "hit"
+    held = reopened.totals.counter_for(reopened.entries, len(reopened.entries))
+    shown = (want.input, want.output, want.cache_read, want.cache_write, want.cost, *want.exact)
+    assert (held is None) == any(type(v) is int and abs(v) >= 2**63 for v in shown)  # (msgpack holds 64 bits)
+    same(session_stats(reopened.entries), want)
+    same(reopened.stats(), want)
+    # Appended to: the count goes on from there, as a whole read of the longer file counts.
+    cut = len(raw) // 2
+    path.write_bytes(b"\n".join(data.splitlines()[: cut + 1]) + b"\n")
+    growing = Session.load(str(path), index=cache)
+    growing.stats()
+    with open(path, "ab") as out:
+        out.write(b"\n".join(raw[cut:]) + b"\n")
+    assert growing.refresh() == len(raw) - cut
+    same(growing.stats(), want)
 
 
 def test_a_run_after_a_sum_stopped_being_a_number_adds_figure_by_figure(tmp_path: Path) -> None:
@@ -121,3 +138,25 @@ def test_a_run_after_a_sum_stopped_being_a_number_adds_figure_by_figure(tmp_path
     assert stats.pi_json()["tokens"]["input"] == "07111"  # (0 + "7", then each + concatenates)
     assert stats.pi_json()["tokens"]["output"] == 8
     assert (stats.input, stats.output, stats.assistant_messages) == (3, 8, 3)
+
+
+def test_an_index_written_before_the_totals_were_counted_holds_them(tmp_path: Path) -> None:
+    """A command's index is written by a child before the command counts: the writer counts."""
+    usage = {"input": 3, "output": 4, "cacheRead": 0, "cacheWrite": 0, "cost": {"total": 0.25}}
+    base = {"timestamp": "2026-01-01T00:00:00Z"}
+    objects = [header()]
+    for i in range(30):
+        role = "assistant" if i % 2 else "user"
+        message = {"role": role, "content": [{"type": "text", "text": "t"}]} | ({"usage": usage} if i % 2 else {})
+        objects.append(
+            {"type": "message", "id": f"{i:08x}", "parentId": f"{i - 1:08x}" if i else None, **base, "message": message}
+        )
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(_dumps(o) + b"\n" for o in objects))
+    cache = IndexCache(str(tmp_path / "index"), min_bytes=0)
+    Session.load(str(path), index=cache)  # written at once, nothing counted yet
+    reopened = Session.load(str(path), index=cache)
+    held = reopened.totals.counter_for(reopened.entries, len(reopened.entries))
+    assert cache.last == "hit" and held is not None
+    stats = reopened.stats()
+    assert (stats.assistant_messages, stats.user_messages, stats.input, stats.cost) == (15, 15, 45, 3.75)
