@@ -17,6 +17,7 @@ Each entry's line is decoded once per call; nothing is cached here.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Iterable
 from typing import Any
@@ -401,23 +402,21 @@ def _text(value: Any) -> str:
 
 
 def _count(value: Any) -> int:
-    kind = type(value)  # exact types: a JSON true is not 1 token
-    if kind is int:
-        count: int = value
-        return count
-    if kind is float and value == value:  # not NaN
-        return int(value)
-    return 0
+    count = _int_or_none(value)
+    return 0 if count is None else count
 
 
 def _int_or_none(value: Any) -> int | None:
-    kind = type(value)
-    if kind is int:
-        count: int = value
-        return count
-    if kind is float and value == value:
-        return int(value)
-    return None
+    """A token count as a file spells it: an integer, or a double's whole part; None for any
+    other value and for one JavaScript holds as no finite number (NaN, an integer literal
+    beyond every double)."""
+    kind = type(value)  # exact types: a JSON true is not 1 token
+    if kind is not int and kind is not float:
+        return None
+    number = js_double(value)
+    if not math.isfinite(number):
+        return None
+    return value if kind is int else int(number)
 
 
 def _usage(value: Any) -> Usage | None:

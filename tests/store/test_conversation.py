@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ from pitui.store.conversation import (
     Usage,
     UserMessage,
     context_items,
+    item_from_message,
     path_totals,
     replaced_items,
     session_totals,
@@ -516,3 +518,15 @@ def test_an_entry_whose_type_is_an_array_is_no_replaced_message() -> None:
     compaction = next(e for e in session.entries if e.type == "compaction")
     replaced = replaced_items(session, compaction.id)
     assert [type(item).__name__ for item in replaced] == ["UserMessage"]
+
+
+def test_a_token_count_javascript_holds_as_infinity_counts_as_none() -> None:
+    """totals-odd-numbers.jsonl's first reply has an input of 10**400 (JSON.parse: Infinity): its
+    usage shows the other counts, and that one as 0, rather than failing to draw."""
+    session = Session.load(str(FIXTURES / "totals-odd-numbers.jsonl"))
+    reply = next(e for e in session.entries if e.type == "message" and e.role == "assistant")
+    item = item_from_message(reply.read_data()["message"], reply.id)
+    assert (item.usage.input, item.usage.output, item.usage.cache_read, item.usage.cache_write) == (0, 5, 6, 7)
+    assert item.usage.cost == 0.5
+    infinite = item_from_message({"role": "assistant", "content": [], "usage": {"input": math.inf}}, "x")
+    assert infinite.usage.input == 0
