@@ -119,13 +119,12 @@ class PituiApp(App[AppResult | None]):
     def binding_defaults(self) -> dict[str, Binding]:
         """Every binding id of the app, its screens and widgets, with its default keys."""
         from pitui.ui.screens.compare import CompareScreen
-        from pitui.ui.screens.dialogs import DIALOGS
+        from pitui.ui.screens.dialogs import DIALOGS, NoteEditor
         from pitui.ui.screens.entry_search import EntrySearchScreen
         from pitui.ui.screens.help import HelpScreen
         from pitui.ui.screens.missing_cwd import MissingCwdDialog
         from pitui.ui.screens.picker import PickerScreen
         from pitui.ui.screens.session import SessionScreen
-        from pitui.ui.screens.session_context import NoteEditor
         from pitui.ui.screens.usage import UsageScreen
         from pitui.ui.widgets.conversation.view import ConversationView
         from pitui.ui.widgets.session_tree import SessionTree

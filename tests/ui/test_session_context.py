@@ -14,8 +14,8 @@ from helpers.apps import SIZE, opened, static_text, view_app
 from helpers.pilot import feed, screen_text, until
 from textual.pilot import Pilot
 
+from pitui.ui.screens.dialogs import NoteEditor
 from pitui.ui.screens.session import SessionScreen
-from pitui.ui.screens.session_context import NoteEditor
 from pitui.ui.widgets.session_tree import SessionTree
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -1,5 +1,6 @@
 """``pitui FILE`` draws the session's first screen without the picker and the listing's catalog
-(SQLite, the scan, the search): they are imported when the user goes back to the picker. A fresh
+(SQLite, the scan, the search): they are imported when the user goes back to the picker; nor the
+dialogs and Textual's TextArea, imported when a write first asks something. A fresh
 interpreter, since this one has imported everything already."""
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ async def main(path):
         await pilot.pause()
         shown = app.screen.query_one("#conversation").items
         later = ("pitui.store.catalog", "pitui.ui.screens.picker", "sqlite3")
+        later += ("pitui.ui.screens.dialogs", "textual.widgets._text_area")
         print(json.dumps({"shown": bool(shown), "loaded": sorted(m for m in later if m in sys.modules)}))
 
 asyncio.run(main(sys.argv[1]))
 """
 
 
-def test_a_session_opened_directly_imports_no_picker_or_catalog(tmp_path: Path) -> None:
+def test_a_session_opened_directly_imports_no_picker_catalog_or_dialogs(tmp_path: Path) -> None:
     session = sorted(DEMO.glob("*/*.jsonl"))[0]
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     done = subprocess.run(

@@ -34,6 +34,7 @@ __all__ = [
     "ConfirmDialog",
     "InstructionsEditor",
     "LabelDialog",
+    "NoteEditor",
     "RenameScreen",
     "SummarizingDialog",
     "SummaryEditor",
@@ -180,6 +181,29 @@ class SummaryEditor(OrderedKeys, ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class NoteEditor(SummaryEditor):
+    """The note the model sees instead of an entry's content, prefilled with what it replaces.
+    Ctrl+S writes it; Escape writes nothing."""
+
+    BINDING_GROUP_TITLE = "Note editor"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", id="note.save"),
+        Binding("escape", "cancel", "Cancel", id="note.cancel"),
+    ]
+
+    TITLE = "Replace in the model's context"
+    HINT = "ctrl+s write · escape cancel"
+    EMPTY = "An empty note is not written: write one, or press escape."
+
+    def __init__(self, note: str, about: str) -> None:
+        super().__init__(note)
+        self._about = about
+
+    @property
+    def about(self) -> str:
+        return f"{self._about}\nThe model sees this note instead from now on; the entry itself stays in the file."
 
 
 class InstructionsEditor(SummaryEditor):

@@ -13,15 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from textual.binding import Binding, BindingType
+from typing import TYPE_CHECKING, Any
 
 from pitui.store.model import FileChangedError
 from pitui.store.write.actions import ActionError, entry_by_id
 from pitui.store.write.editing import Written
 from pitui.store.write.surgery import describe
-from pitui.ui.screens.dialogs import SummaryEditor
 from pitui.ui.screens.session_live import PathShown, path_items
 from pitui.ui.widgets.session_tree import SessionTree
 from pitui.ui.workers import work
@@ -33,30 +30,7 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-__all__ = ["ContextSession", "NoteEditor"]
-
-
-class NoteEditor(SummaryEditor):
-    """The note the model sees instead of an entry's content, prefilled with what it replaces.
-    Ctrl+S writes it; Escape writes nothing."""
-
-    BINDING_GROUP_TITLE = "Note editor"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", id="note.save"),
-        Binding("escape", "cancel", "Cancel", id="note.cancel"),
-    ]
-
-    TITLE = "Replace in the model's context"
-    HINT = "ctrl+s write · escape cancel"
-    EMPTY = "An empty note is not written: write one, or press escape."
-
-    def __init__(self, note: str, about: str) -> None:
-        super().__init__(note)
-        self._about = about
-
-    @property
-    def about(self) -> str:
-        return f"{self._about}\nThe model sees this note instead from now on; the entry itself stays in the file."
+__all__ = ["ContextSession"]
 
 
 class ContextSession(_Base):
@@ -98,6 +72,8 @@ class ContextSession(_Base):
         except (ActionError, FileChangedError, OSError) as error:
             self._write_failed(error)
             return
+        from pitui.ui.screens.dialogs import NoteEditor  # (the dialogs: not for the first screen)
+
         text = await self._ask(NoteEditor(note, self._describe(entry_id)))
         if text is None:
             self._say("Not replaced: nothing written")

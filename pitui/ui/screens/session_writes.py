@@ -27,18 +27,6 @@ from pitui.store.summarize import SummarizerError, find_pi, pi_summary_argv
 from pitui.store.write.actions import ActionError
 from pitui.store.write.editing import SessionEditor, Written
 from pitui.ui.format import fit_middle, plural, shorten_home_folder
-from pitui.ui.screens.dialogs import (
-    BRANCH_COMMAND,
-    BRANCH_PI,
-    BRANCH_PI_FOCUS,
-    BRANCH_WRITE,
-    BranchDialog,
-    ConfirmDialog,
-    InstructionsEditor,
-    LabelDialog,
-    SummarizingDialog,
-    SummaryEditor,
-)
 from pitui.ui.widgets.session_tree import SessionTree
 from pitui.ui.workers import work
 
@@ -96,6 +84,18 @@ class WritesSession(_Base):
             self.query_one(SessionTree).release_keys()
 
     async def _branch_here(self, entry_id: Any, at_leaf: bool) -> None:
+        # The dialogs (and Textual's TextArea) are imported when first asked for: not for the
+        # session's first screen.
+        from pitui.ui.screens.dialogs import (
+            BRANCH_COMMAND,
+            BRANCH_PI,
+            BRANCH_PI_FOCUS,
+            BRANCH_WRITE,
+            BranchDialog,
+            InstructionsEditor,
+            SummaryEditor,
+        )
+
         if at_leaf:
             self._say("Already at this point: nothing written")
             return
@@ -164,6 +164,8 @@ class WritesSession(_Base):
     async def _summarize(self, argv: Sequence[str], text: str, label: str) -> str | None:
         """A summarizer's answer to ``text`` (spinner, cancel, timeout), or None once the status
         line says why there is none."""
+        from pitui.ui.screens.dialogs import SummarizingDialog
+
         outcome = await self._ask(
             SummarizingDialog(
                 argv, text, self.app.config.summarizer_timeout, self.session.cwd if self.session else None, label
@@ -191,6 +193,8 @@ class WritesSession(_Base):
         return finish_summary(answer, prompt.files), prompt.files.details()
 
     def action_edit_label(self) -> None:
+        from pitui.ui.screens.dialogs import LabelDialog
+
         editor = self._editor_for_writing()
         entry_id = self.query_one(SessionTree).selected_id
         if editor is None or entry_id is None:
@@ -239,6 +243,8 @@ class WritesSession(_Base):
 
     def _copy_asked(self, entry_id: Any) -> None:
         """Fork (from ``entry_id``) or clone (None), once the user agreed to the new file."""
+        from pitui.ui.screens.dialogs import ConfirmDialog
+
         editor = self._editor_for_writing()
         if editor is None:
             return
@@ -292,6 +298,8 @@ class WritesSession(_Base):
         self.app.open_session(path, status=f"{message} · escape goes back")
 
     def action_trash(self) -> None:
+        from pitui.ui.screens.dialogs import ConfirmDialog
+
         name = self.session.name if self.session else None
         about = f"{name}\n{self.session_path}" if name else self.session_path
 
