@@ -10,8 +10,8 @@ that a view can show an omitted or replaced message where it is.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from operator import attrgetter
+from collections.abc import Mapping, Sequence
+from operator import attrgetter, indexOf
 from typing import Any
 
 from msgspec import Struct
@@ -25,33 +25,39 @@ EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
 _LIST_CONTENT_ROLES = frozenset({"user", "assistant", "toolResult"})
 
 
-def select_entries(path: Sequence[Entry]) -> list[Entry]:
+def select_entries(path: Sequence[Entry], by_id: Mapping[Any, Entry] | None = None) -> list[Entry]:
     """``buildContextEntries``: the entries of ``path`` the context is built from.
 
     Without a compaction that is the whole path. With one, the latest compaction comes first,
     then the entries from its ``firstKeptEntryId`` up to it (system messages left out: the
     compaction carries its own copy of the prompt), then everything after it. Older
     compactions in the kept range stay in the list; they give no messages (:func:`project`).
+
+    ``by_id``: the session's id map, given when no two entries share an id. The first kept
+    entry is then the one it names, found from the compaction back; otherwise (and where it is
+    not on the path before the compaction) every id of the path is compared, as pi does.
     """
-    types = list(map(_TYPE, path))
-    if "compaction" not in types:
-        return list(path)  # a copy: the path itself may be cached
-    types.reverse()  # (in place: the latest compaction is the first one from the end)
-    last = len(types) - 1 - types.index("compaction")
-    compaction = path[last]
-    # pi looks the compaction up again by id (``findIndex``): the first entry with that id
-    # (an entry is only itself: ``path.index`` finds it by identity).
-    at = path.index(compaction)
-    ids = list(map(_ID, itertools.islice(path, at)))
-    if type(compaction.id) is str and compaction.id in ids:  # an earlier entry with its id
-        at = ids.index(compaction.id)
-        del ids[at:]
-    first_kept = compaction.get("firstKeptEntryId")
-    # pi keeps from the first entry whose id is firstKeptEntryId (none found: nothing before)
-    try:
-        start = ids.index(first_kept)
+    try:  # the latest compaction, looked for from the end (in C: the path can be long)
+        back = indexOf(map(_TYPE, reversed(path)), "compaction")
     except ValueError:
-        start = at
+        return list(path)  # a copy: the path itself may be cached
+    at = len(path) - 1 - back
+    compaction = path[at]
+    first_kept = compaction.get("firstKeptEntryId")
+    start = -1 if by_id is None else _kept_from(path, at, by_id, first_kept)
+    if start < 0:
+        # pi looks the compaction up again by id (``findIndex``): the first entry with that id
+        # (an entry is only itself: ``path.index`` finds it by identity).
+        at = path.index(compaction)
+        ids = list(map(_ID, itertools.islice(path, at)))
+        if type(compaction.id) is str and compaction.id in ids:  # an earlier entry with its id
+            at = ids.index(compaction.id)
+            del ids[at:]
+        # pi keeps from the first entry whose id is firstKeptEntryId (none found: nothing before)
+        try:
+            start = ids.index(first_kept)
+        except ValueError:
+            start = at
     selected = [compaction]
     kept = path[start:at]
     # (the kept range can hold most of a long branch: looked through in C first)
@@ -61,6 +67,22 @@ def select_entries(path: Sequence[Entry]) -> list[Entry]:
         selected.extend(kept)
     selected.extend(path[at + 1 :])
     return selected
+
+
+def _kept_from(path: Sequence[Entry], at: int, by_id: Mapping[Any, Entry], first_kept: Any) -> int:
+    """Where the entry ``first_kept`` names is in ``path`` before ``at``, looked for from ``at``
+    back (the kept range is short, the path before it long), or -1: not there, or not a key."""
+    try:
+        kept = by_id.get(first_kept)
+    except TypeError:  # a JSON array or object
+        return -1
+    if kept is None:
+        return -1
+    try:
+        steps = indexOf(itertools.islice(reversed(path), len(path) - at, None), kept)
+    except ValueError:
+        return -1
+    return at - 1 - steps
 
 
 _TYPE = attrgetter("type")

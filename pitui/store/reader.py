@@ -567,7 +567,8 @@ class Session:
         for known, selected in self._selected_cache:
             if known is leaf:
                 return list(selected)  # (a copy: callers may change theirs)
-        selected = select_entries(self._walk_up(leaf))
+        unique = len(self.by_id) == len(self.entries)  # (no id twice: looked up in the map)
+        selected = select_entries(self._walk_up(leaf), self.by_id if unique else None)
         self._selected_cache = [(leaf, selected), *self._selected_cache[:3]]
         return list(selected)
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pitui.store.context import ProjectedEntry
+from helpers.strategies import session_objects
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from devkit.builder import entry
+from pitui.store.context import ProjectedEntry, select_entries
+from pitui.store.model import Entry
 from pitui.store.reader import Session
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -128,3 +134,24 @@ def test_system_messages_and_usage_entries_are_ordinary_entries() -> None:
     assert [p.entry.id for p in usage.projection() if p.messages] == ["e0000003", "e0000004"]
     fields = Session.load(str(FIXTURES / "sys-new-fields.jsonl"), keep_bodies=True)
     assert fields.context().thinking_level == "max"
+
+
+@settings(max_examples=200, deadline=None)
+@given(objects=session_objects(max_entries=30), extra=st.lists(st.sampled_from(["elsewhere", "missing", "self"])))
+def test_the_kept_entries_found_from_the_id_map_are_those_pis_rules_find(objects: list, extra: list) -> None:
+    """With no id twice, the context's first kept entry is looked up in the id map and found
+    from the compaction back; the entries chosen are those of the rules that compare every id
+    of the path (firstKeptEntryId on the path, on another branch, missing, or the compaction)."""
+    session = Session()
+    for k, kind in enumerate(extra):  # compactions whose first kept entry is not on the path before them
+        ids = [o["id"] for o in objects[1:]]
+        if not ids:
+            break
+        target = {"elsewhere": ids[0], "missing": "nowhere0", "self": f"c{k:07x}"}[kind]
+        objects.append(entry("compaction", f"c{k:07x}", ids[-1], n=50 + k, summary="s", firstKeptEntryId=target))
+    for value in objects[1:]:
+        session.add(Entry.from_data(value))
+    assume(len(session.by_id) == len(session.entries))
+    for leaf in session.entries:
+        path = session.path_to(leaf.id)
+        assert select_entries(path, session.by_id) == select_entries(path)
