@@ -34,7 +34,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from pitui.store.js import MISSING, js_number, js_plus, js_round, js_string, js_truthy
+from pitui.store.js import MISSING, js_double, js_number, js_plus, js_round, js_string, js_truthy
 from pitui.store.jsonl import prepare
 from pitui.store.model import Entry, plain_number
 
@@ -55,8 +55,6 @@ __all__ = [
 
 _USAGE_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
 _NUMBER_TYPES = frozenset({int, float})
-# The integers from here on round to no double: JSON.parse makes them Infinity.
-_DOUBLE_MAX = 2**1024 - 2**970
 _INT64 = 1 << 63
 
 
@@ -157,7 +155,7 @@ def _shown(value: Any) -> int | float:
     kind = type(value)
     if kind is int:
         number: int | float = value
-        return number if -_DOUBLE_MAX < value < _DOUBLE_MAX else 0  # (beyond: JavaScript's Infinity)
+        return number if math.isfinite(js_double(value)) else 0  # (beyond every double: Infinity)
     if kind is float and math.isfinite(value):
         number = value
         return number
@@ -249,7 +247,30 @@ class TotalsCounter:
 
     def add_entries(self, entries: list[Entry]) -> None:
         """A loaded session's entries, in file order (see :func:`session_stats`)."""
-        _add_entries(self, entries)
+        kinds, roles, figures = list(map(_TYPE, entries)), list(map(_ROLE, entries)), list(map(_FIGURES, entries))
+        # The entries read by every rule (:meth:`TotalsCounter.add`): a usage, compaction or branch
+        # summary whose usage is odd, and a message the index kept no figures of (its usage or
+        # content odd, or its role). Between two of them every entry is counted from its figures.
+        read = []
+        for k in [k for k, known in enumerate(figures) if known is None]:  # (every entry but a message)
+            kind, role = kinds[k], roles[k]
+            if kind == "message":
+                if type(role) is not str or role in _BODY_ROLES:
+                    read.append(k)
+            elif type(kind) is str and kind in _USAGE_TYPES:
+                carried = _carried_figures(entries[k])
+                if carried is None:
+                    read.append(k)
+                else:
+                    figures[k] = carried
+        start = 0
+        for stop in read:
+            if start < stop:
+                self.add_known_run(kinds[start:stop], roles[start:stop], figures[start:stop])
+            self.add(entries[stop].data)
+            start = stop + 1
+        if start < len(entries):
+            self.add_known_run(kinds[start:], roles[start:], figures[start:])
 
     def _fail(self, error: _JSTypeError) -> None:
         if self.error is None:
@@ -435,49 +456,25 @@ class RunningTotals:
 
     def of(self, entries: list[Entry]) -> SessionStats:
         """The totals of ``entries`` (a session's list): the last count and what was appended."""
-        counted, count, last, counter = self._state
         end = len(entries)  # (another thread may append meanwhile: that is counted next time)
-        if counted is entries and count <= end and (count == 0 or entries[count - 1] is last):
-            counter = counter.copy()
-        else:  # other entries, or not only appended to: counted again
-            counter, count = TotalsCounter(), 0
+        last = self._last(entries)
+        count, counter = (last[0], last[1].copy()) if last else (0, TotalsCounter())
         counter.add_entries(entries[count:end])
         self._state = (entries, end, entries[end - 1] if end else None, counter)
         return counter.result()
 
     def counter_for(self, entries: list[Entry], count: int) -> TotalsCounter | None:
         """The counter of the first ``count`` of ``entries``, if that is the last count."""
-        counted, counted_count, last, counter = self._state
-        if counted is entries and counted_count == count and (count == 0 or entries[count - 1] is last):
-            return counter
+        last = self._last(entries)
+        return last[1] if last and last[0] == count else None
+
+    def _last(self, entries: list[Entry]) -> tuple[int, TotalsCounter] | None:
+        """The last count (how many entries, its counter), if it was of the first entries of
+        ``entries`` as they are now; None for other entries, or ones not only appended to."""
+        counted, count, last, counter = self._state
+        if counted is entries and count <= len(entries) and (count == 0 or entries[count - 1] is last):
+            return count, counter
         return None
-
-
-def _add_entries(counter: TotalsCounter, entries: list[Entry]) -> None:
-    kinds, roles, figures = list(map(_TYPE, entries)), list(map(_ROLE, entries)), list(map(_FIGURES, entries))
-    # The entries read by every rule (:meth:`TotalsCounter.add`): a usage, compaction or branch
-    # summary whose usage is odd, and a message the index kept no figures of (its usage or
-    # content odd, or its role). Between two of them every entry is counted from its figures.
-    read = []
-    for k in [k for k, known in enumerate(figures) if known is None]:  # (every entry but a message)
-        kind, role = kinds[k], roles[k]
-        if kind == "message":
-            if type(role) is not str or role in _BODY_ROLES:
-                read.append(k)
-        elif type(kind) is str and kind in _USAGE_TYPES:
-            carried = _carried_figures(entries[k])
-            if carried is None:
-                read.append(k)
-            else:
-                figures[k] = carried
-    start = 0
-    for stop in read:
-        if start < stop:
-            counter.add_known_run(kinds[start:stop], roles[start:stop], figures[start:stop])
-        counter.add(entries[stop].data)
-        start = stop + 1
-    if start < len(entries):
-        counter.add_known_run(kinds[start:], roles[start:], figures[start:])
 
 
 _TYPE, _ROLE, _FIGURES = attrgetter("type"), attrgetter("role"), attrgetter("usage_figures")
