@@ -393,7 +393,9 @@ def js_len(text: str) -> int:
     """``text.length`` in JavaScript (UTF-16 code units)."""
     if text.isascii():
         return len(text)
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    # Counted by the codec, in C: each code point is 2 bytes, or 4 beyond the BMP (a lone
+    # surrogate, which a JSON string can hold, is one unit, as in JavaScript).
+    return len(text.encode("utf-16-le", "surrogatepass")) >> 1
 
 
 def js_head(text: str, count: int) -> str:
