@@ -186,11 +186,17 @@ def split_lines(
     Whitespace at the very start and end of the content (a BOM, say) is dropped, as ``trim()``
     drops it; data that continues a file (``trim_start=False``) has no start to trim.
     """
-    head = strip_js_whitespace(data, start=True) if trim_start else 0
-    size = len(data) if end is None else end
-    tail = size - strip_js_whitespace(data, start=False, end=size)
+    head, tail = content_range(data, trim_start, end)
     # Line numbers count from the real start of the data, not the trimmed one.
     return _buffer_lines(data, head, tail, first_number + data.count(b"\n", 0, head), base_offset, False)
+
+
+def content_range(data: bytes, trim_start: bool = True, end: int | None = None) -> tuple[int, int]:
+    """Where the lines of ``data`` (of its first ``end`` bytes) start and end once trimmed as
+    :func:`split_lines` trims them."""
+    head = strip_js_whitespace(data, start=True) if trim_start else 0
+    size = len(data) if end is None else end
+    return head, size - strip_js_whitespace(data, start=False, end=size)
 
 
 def dumps(value: Any, *, indent: bool = False, prepared: bool = False) -> bytes:

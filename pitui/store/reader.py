@@ -19,7 +19,7 @@ from pitui.store import fastline, tuning
 from pitui.store.blocks import load_in_blocks
 from pitui.store.context import ProjectedEntry, project, projected_messages, select_entries
 from pitui.store.js import MISSING, as_key, js_trim, js_truthy
-from pitui.store.jsonl import BadLine, parse_fast, split_lines
+from pitui.store.jsonl import BadLine, content_range, iter_lines, parse_fast
 from pitui.store.migrate import CURRENT_VERSION, migrate, version_number
 from pitui.store.model import (
     DiskState,
@@ -174,7 +174,9 @@ class Session:
         # the next value is a header, which is then the one pi reads.
         tentative: tuple[int, int, int] | None = None
 
-        def consume(lines: Iterable[tuple[int, int, bytes]]) -> None:
+        def consume(lines: Iterable[tuple[int, int, bytes]], until_fast: bool = False) -> int | None:
+            """Read ``lines`` one at a time; ``until_fast``: stop after the header when the
+            rest can be read many lines at a time (the offset in ``data`` after it)."""
             nonlocal header, keep, needs_migration, last_number, tentative
             problems, append = session.problems, entries.append
             fast_entry = fastline.message_entry
@@ -231,6 +233,8 @@ class Session:
                     needs_migration = version_number(session.original_version) < CURRENT_VERSION
                     keep = keep_bodies or needs_migration or source is None
                     parsed_order.append(value)
+                    if until_fast and not keep and tentative is None:
+                        return offset - base_offset + len(line) + 1
                     continue
                 if not isinstance(value, dict):
                     # pi keeps any other JSON value as an entry with no type, id or parent.
@@ -244,8 +248,37 @@ class Session:
                     unparsed.append((offset, len(line)))
                     continue
                 append(Entry.from_data(value, number, offset, len(line), source, keep or kind != "message"))
+            return None
 
-        consume(split_lines(data, base_offset, first_number, trim_start=header is None, end=size))
+        def consume_runs(start: int, number: int, stop: int) -> None:
+            """Read the whole lines of ``data[start:stop]`` (from line ``number``), after the
+            header, many at a time (:func:`~pitui.store.fastline.read_lines`), or a line at a
+            time where a run is not one JSON object per line."""
+            nonlocal last_number
+            problems = session.problems
+            while start < stop:
+                end = fastline.run_end(data, start, stop)
+                kept = len(entries), len(problems), len(unparsed)
+                after = fastline.read_lines(data, start, end, number, base_offset, source, entries, exact_line)
+                if after is None:
+                    del entries[kept[0] :], problems[kept[1] :], unparsed[kept[2] :]
+                    consume(iter_lines(data, start, end, number, base_offset=base_offset))
+                    after = number + data.count(b"\n", start, end)
+                else:
+                    last_number = after - 1
+                number, start = after, end
+
+        def exact_line(number: int, offset: int, line: bytes) -> None:
+            consume(((number, offset, line),))
+
+        head, tail = content_range(data, header is None, size)
+        number = first_number + data.count(b"\n", 0, head)
+        if header is None or keep:
+            resume = consume(iter_lines(data, head, tail, number, base_offset=base_offset), until_fast=True)
+            if resume is not None:
+                consume_runs(resume, first_number + data.count(b"\n", 0, resume), tail)
+        else:
+            consume_runs(head, number, tail)
         torn = torn_tail and bool(session.problems) and session.problems[-1].line == last_number
         if torn:
             last = session.problems[-1]

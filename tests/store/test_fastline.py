@@ -270,6 +270,7 @@ def _read(path: str, fast: bool) -> tuple[Any, ...]:
     with contextlib.ExitStack() as stack:
         if not fast:
             stack.enter_context(mock.patch.object(fastline, "message_entry", lambda *args: None))
+            stack.enter_context(mock.patch.object(fastline, "read_lines", lambda *args: None))
         try:
             session = Session.load(path)
         except Exception as error:
@@ -296,3 +297,109 @@ def test_a_session_read_with_the_fast_path_is_the_one_read_without(data: bytes, 
         rows.insert(draw.draw(st.integers(min(1, len(rows)), len(rows))), line)
     with _file(b"\n".join(rows)) as path:
         assert _read(path, fast=True) == _read(path, fast=False)
+
+
+# ------------------------------------------------------------------------------ runs of lines
+
+HEADER = b'{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}'
+LABEL = (
+    b'{"type":"label","id":"l%d","parentId":"%s","timestamp":"2026-01-01T00:00:01.000Z","targetId":"m0","label":"x"}'
+)
+# Lines a run cannot take whole: each sends its run to the line-at-a-time path, or (the second
+# header, a label) to the exact path for that line alone.
+ODD_LINES = [
+    b"",
+    b"   ",
+    ORDINARY + b"\r",
+    b" " + ORDINARY,
+    ORDINARY + b" " + ORDINARY,
+    b"{not json",
+    b"null",
+    b"[1,2]",
+    HEADER,
+    ORDINARY.replace(b'"id":"a1b2c3d4"', b'"id":5'),
+    ORDINARY.replace(b'"role":"assistant"', b'"role":"narrator"'),
+    ORDINARY.replace(b'"thinking":"t"', b'"thinking":"\\ud800"'),
+    ORDINARY[:-7],
+]
+# A line cut in two where the second half starts a value ("content":[ | {"type":...): with a
+# line of two values in the same run, there are as many values as lines, and only each line's
+# closing brace tells that the first half is no JSON on its own.
+SPLIT = ORDINARY.index(b'"content":[') + len(b'"content":[')
+FIRST_HALF, SECOND_HALF = ORDINARY[:SPLIT], ORDINARY[SPLIT:]
+ODD_LINES += [FIRST_HALF, SECOND_HALF]
+
+
+def _message(k: int, parent: str | None) -> bytes:
+    spelt = b"null" if parent is None else b'"%s"' % parent.encode()
+    return ORDINARY.replace(b'"id":"a1b2c3d4"', b'"id":"m%d"' % k).replace(b'"parentId":null', b'"parentId":' + spelt)
+
+
+def _session(odd: dict[int, bytes], count: int = 40, end: bytes = b"\n") -> bytes:
+    rows, parent = [HEADER], None
+    for k in range(count):
+        if k in odd:
+            rows.append(odd[k])
+        elif k % 7 == 3:
+            rows.append(LABEL % (k, str(parent).encode()))
+        else:
+            rows.append(_message(k, parent))
+            parent = f"m{k}"
+    return b"\n".join(rows) + end
+
+
+def test_an_ordinary_session_is_read_many_lines_at_a_time() -> None:
+    """pi's files take the runs whole: a run refused would cost a second decoding of its lines."""
+    taken: list[int | None] = []
+    read_lines = fastline.read_lines
+
+    def counted(*args: Any) -> int | None:
+        taken.append(read_lines(*args))
+        return taken[-1]
+
+    data = _session({})
+    with _file(data) as path, mock.patch.object(fastline, "read_lines", counted):
+        session = Session.load(path)
+        assert session.source is not None
+        session.source.close()
+    assert taken and None not in taken
+    assert len(session.entries) == 40 and not session.problems
+    assert [e.type for e in session.entries[:4]] == ["message", "message", "message", "label"]
+    assert session.entries[5].parent_id == "m4" and session.entries[5].line == 7
+    assert session.next_line == 42
+    with _file(data) as path:
+        assert _read(path, fast=True) == _read(path, fast=False)
+
+
+@example({}, 64, b"\n")
+@example({0: b""}, 64, b"")
+@example({10: ORDINARY + b"\r", 30: HEADER}, 300, b"\n")
+@example({39: ORDINARY[:-7]}, 1 << 20, b"")
+@example({5: FIRST_HALF, 6: SECOND_HALF, 20: ORDINARY + b" " + ORDINARY}, 1 << 20, b"\n")
+@given(
+    st.dictionaries(st.integers(0, 39), st.sampled_from(ODD_LINES), max_size=4),
+    st.sampled_from([1, 64, 300, 2000, 1 << 20]),
+    st.sampled_from([b"\n", b"", b"\n\n", b" \n"]),
+)
+def test_a_session_read_in_runs_is_the_one_read_a_line_at_a_time(odd: dict[int, bytes], run: int, end: bytes) -> None:
+    """Runs of any size, odd lines anywhere (the run they fall in read a line at a time, what it
+    appended taken back), the file's end with or without a newline: the same entries, problems,
+    unparsed lines, line numbers and read positions as without the fast paths."""
+    with _file(_session(odd, end=end)) as path, mock.patch.object(fastline, "RUN_BYTES", run):
+        assert _read(path, fast=True) == _read(path, fast=False)
+
+
+def test_a_session_read_in_blocks_and_runs_is_the_one_read_a_line_at_a_time() -> None:
+    """A big file is read in blocks (pitui.store.blocks), each block's lines in runs."""
+    from pitui.store import tuning
+
+    data = _session({25: b"{not json", 60: b"", 61: HEADER}, count=120)
+    with (
+        _file(data) as path,
+        mock.patch.object(tuning, "READ_BLOCK_BYTES", 4096),
+        mock.patch.object(tuning, "read_in_blocks", lambda size: True),
+        mock.patch.object(fastline, "RUN_BYTES", 1500),
+    ):
+        fast = _read(path, fast=True)
+        assert fast == _read(path, fast=False)
+    assert len(fast[0]) == 117 and len(fast[1]) == 2  # (the blank line is no problem)
