@@ -202,9 +202,9 @@ class _AnyLine(msgspec.Struct):
 
 
 _decode_lines = msgspec.json.Decoder(_AnyLine).decode_lines
-_OPEN, _CLOSE = ord("{"), ord("}")
+_OPEN, _CLOSE, _CR = ord("{"), ord("}"), ord("\r")
 # What one call decodes: lines up to this many bytes, the last one whole (the structs of a run
-# are held until its entries are made: a megabyte of lines holds a few hundred).
+# are held until its entries are made: a megabyte of a session is about a thousand lines).
 RUN_BYTES = 1 << 20
 
 
@@ -227,10 +227,10 @@ def read_lines(
 
     ``decode_lines`` reads values apart by any whitespace, so it is held to the lines as the
     listing's scan holds it (``ScanState.feed_lines``): as many values as lines, each line
-    starting with ``{`` and ending with ``}``. A value cannot run on past a line that ends in
-    ``}`` (a string holds no raw newline; inside an object the next line's ``{`` is refused),
-    so each line is exactly one value, as JSON.parse reads it. A line that would not be one
-    (blank, a carriage return before its newline, space around it) fails the check.
+    starting with ``{`` and ending with ``}`` (or ``}`` and a carriage return, a file written
+    with CRLF). A value cannot run on past a line that ends so (a string holds no raw newline;
+    inside an object the next line's ``{`` is refused), so each line is exactly one value, as
+    JSON.parse reads it. Any other line (blank, spaces around it) fails the check.
     """
     try:
         values = _decode_lines(memoryview(data)[start:stop])
@@ -244,7 +244,7 @@ def read_lines(
         j = find(b"\n", i, stop)
         if j < 0:
             j = stop  # the last line, with no newline after it
-        if j == i or data[i] != _OPEN or data[j - 1] != _CLOSE:
+        if j == i or data[i] != _OPEN or (data[j - 1] != _CLOSE and not (data[j - 1] == _CR and data[j - 2] == _CLOSE)):
             return None
         if value.type == "message":
             entry = _entry(value, number, base_offset + i, j - i, source)
