@@ -246,7 +246,13 @@ class TotalsCounter:
         return counter
 
     def add_entries(self, entries: list[Entry]) -> None:
-        """A loaded session's entries, in file order (see :func:`session_stats`)."""
+        """A loaded session's entries, in file order (see :func:`session_stats`), a slice at
+        a time: the columns of a slice are made at once, and at 1,000,000 entries those of
+        all of them at once were 100 MB more at the command's peak."""
+        for start in range(0, len(entries), _SLICE):
+            self._add_slice(entries[start : start + _SLICE])
+
+    def _add_slice(self, entries: list[Entry]) -> None:
         kinds, roles, figures = list(map(_TYPE, entries)), list(map(_ROLE, entries)), list(map(_FIGURES, entries))
         # The entries read by every rule (:meth:`TotalsCounter.add`): a usage, compaction or branch
         # summary whose usage is odd, and a message the index kept no figures of (its usage or
@@ -427,6 +433,8 @@ def entries_stats(entries: Iterable[Any]) -> SessionStats:
     return counter.result()
 
 
+# Entries whose columns are made at once when totals are counted (a 64K slice: 0.5 MB a column).
+_SLICE = 1 << 16
 _BODY_ROLES = frozenset({"assistant", "toolResult"})
 _USAGE_TYPES = frozenset({"usage", "compaction", "branch_summary"})
 

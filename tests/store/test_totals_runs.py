@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from devkit.builder import header
+from pitui.store import totals
 from pitui.store.jsonl import parse_line, prepare
 from pitui.store.reader import Session
 from pitui.store.session_index import IndexCache
@@ -97,6 +99,9 @@ def test_totals_counted_in_runs_are_pi_rules_entry_by_entry(tmp_path_factory, da
     raw = data.splitlines()[1:]
     want = entries_stats([parse_line(line) for line in raw])
     same(session_stats(Session.load(str(path)).entries), want)
+    # Counted a slice of entries at a time (a slice boundary anywhere), the same totals.
+    with mock.patch.object(totals, "_SLICE", 3):
+        same(session_stats(Session.load(str(path)).entries), want)
     # The index written after the totals were counted holds them; a reopen starts from them.
     cache = IndexCache(str(folder / "index"), min_bytes=0, deferred=True)
     same(Session.load(str(path), index=cache).stats(), want)
