@@ -567,15 +567,14 @@ class Session:
         roots: list[Entry] = []
         children: dict[Any, list[Entry]] = {}
         by_id = self.by_id
+        unique = len(by_id) == len(self.entries)  # (then each entry is the node of its id)
         for entry in self.entries:
-            node = by_id[entry.id]  # duplicate ids: pi places the last one, once per duplicate
+            node = entry if unique else by_id[entry.id]  # duplicate ids: pi places the last one, once per duplicate
             parent = entry.parent_id
-            if parent is None or parent == entry.id:
+            if parent is None or parent == entry.id or parent not in by_id:
                 roots.append(node)
-            elif parent in by_id:
-                children.setdefault(parent, []).append(node)
             else:
-                roots.append(node)
+                children.setdefault(parent, []).append(node)
         for key, nodes in children.items():
             if len(nodes) > 1:
                 children[key] = _sort_children(nodes)
