@@ -261,12 +261,12 @@ def read_lines(
 
 
 def run_end(data: bytes, start: int, stop: int) -> int:
-    """Where a run of lines from ``start`` ends: after the first line ending in ``}`` that
-    reaches ``RUN_BYTES`` past ``start``, or at ``stop``."""
+    """Where a run of lines from ``start`` ends: after the first line that reaches
+    ``RUN_BYTES`` past ``start``, or at ``stop``."""
     if stop - start <= RUN_BYTES:
         return stop
-    at = data.find(b"}\n", start + RUN_BYTES - 1, stop)
-    return stop if at < 0 else at + 2
+    at = data.find(b"\n", start + RUN_BYTES - 1, stop)
+    return stop if at < 0 else at + 1
 
 
 _MODELS: dict[tuple[Any, Any], tuple[Any, Any]] = {}

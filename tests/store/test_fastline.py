@@ -377,6 +377,15 @@ def test_an_ordinary_session_is_read_many_lines_at_a_time() -> None:
         crlf.source.close()
         assert _read(path, fast=True) == _read(path, fast=False)
     assert taken and None not in taken
+    # In runs of a few lines each, as many runs as a big file has.
+    taken.clear()
+    with (
+        _file(data.replace(b"\n", b"\r\n")) as path,
+        mock.patch.object(fastline, "read_lines", counted),
+        mock.patch.object(fastline, "RUN_BYTES", 2000),
+    ):
+        assert _read(path, fast=True) == _read(path, fast=False)
+    assert len(taken) > 5 and None not in taken
     # (the last line's CR goes with the file's trimmed end, as pi's trim() takes it)
     assert [e.length for e in crlf.entries] == [e.length + 1 for e in session.entries[:-1]] + [
         session.entries[-1].length
