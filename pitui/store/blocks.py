@@ -5,9 +5,9 @@ each block is read with the reading loop's rules and dropped: the first block as
 start, the others as what follows it (as :meth:`Session.refresh` reads what pi appended),
 and the entries are indexed once at the end, as when the file is read whole.
 
-Blocks end after a line that ends with ``}``, so that no block ends inside a line, and the
-whitespace trimmed from the end of each block's content (a file's end is trimmed as pi's
-``trim()`` does) is only its newline: every line reads as it reads in the whole file.
+Blocks end after a newline, so that no block ends inside a line, and only the last one's end is
+trimmed (a file's end is trimmed as pi's ``trim()`` does): every line reads as it reads in the
+whole file, whatever its line ends (a file written with CRLF is read in blocks too).
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from pitui.store.model import NotASessionError, ReadCancelled
 if TYPE_CHECKING:
     from pitui.store.model import LineSource
     from pitui.store.reader import Session
-
-_BOUNDARY = b"}\n"
 
 
 def load_in_blocks(
@@ -50,7 +48,7 @@ def load_in_blocks(
     if end is None or not data.startswith(b"{"):
         return None
     try:
-        first = cls._from_bytes(data, path, False, source, None, 0, 1, index=False, end=end)
+        first = cls._from_bytes(data, path, False, source, None, 0, 1, index=False, end=end, file_end=end == size)
     except NotASessionError:
         return None  # no header in the first block: the whole file decides
     header = first.header
@@ -69,7 +67,9 @@ def load_in_blocks(
             if not more_bytes:
                 return None  # the file shrank while it was read: read it whole
             data += more_bytes
-        more = cls._from_bytes(data, path, False, source, header, base, first.next_line, index=False, end=cut)
+        more = cls._from_bytes(
+            data, path, False, source, header, base, first.next_line, index=False, end=cut, file_end=base + cut == size
+        )
         entries += more.entries
         problems += more.problems
         unparsed += more.unparsed
@@ -80,9 +80,9 @@ def load_in_blocks(
 
 
 def _boundary(data: bytes, size: int) -> int | None:
-    """Where a block of ``data`` ends: after its last line that ends with ``}``, or at its end
-    when it is the rest of the file (``size`` is its length), or None when it holds no such line."""
+    """Where a block of ``data`` ends: after its last newline, or at its end when it is the rest
+    of the file (``size`` is its length), or None when it holds no newline (a longer line)."""
     if len(data) == size:
         return size
-    at = data.rfind(_BOUNDARY)
-    return None if at < 0 else at + len(_BOUNDARY)
+    at = data.rfind(b"\n")
+    return None if at < 0 else at + 1

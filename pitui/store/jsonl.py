@@ -191,12 +191,14 @@ def split_lines(
     return _buffer_lines(data, head, tail, first_number + data.count(b"\n", 0, head), base_offset, False)
 
 
-def content_range(data: bytes, trim_start: bool = True, end: int | None = None) -> tuple[int, int]:
+def content_range(
+    data: bytes, trim_start: bool = True, end: int | None = None, *, trim_end: bool = True
+) -> tuple[int, int]:
     """Where the lines of ``data`` (of its first ``end`` bytes) start and end once trimmed as
-    :func:`split_lines` trims them."""
+    :func:`split_lines` trims them (``trim_end``: at the end too)."""
     head = strip_js_whitespace(data, start=True) if trim_start else 0
     size = len(data) if end is None else end
-    return head, size - strip_js_whitespace(data, start=False, end=size)
+    return head, size - strip_js_whitespace(data, start=False, end=size) if trim_end else size
 
 
 def dumps(value: Any, *, indent: bool = False, prepared: bool = False) -> bytes:

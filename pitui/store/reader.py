@@ -151,11 +151,13 @@ class Session:
         *,
         index: bool = True,
         end: int | None = None,
+        file_end: bool = True,
     ) -> Session:
         """The one reading loop. With ``header`` given, ``data`` continues a v3 file from
         ``base_offset`` (line ``first_number``): the lines pi appended since it was read (or the
         next block of a file read in blocks, its first ``end`` bytes, not copied). ``index``: build
-        the index (a whole file)."""
+        the index (a whole file). ``file_end``: the data ends where the file does (its whitespace
+        trimmed there, as pi's ``trim()`` trims it), not where a block of it does."""
         session = cls(path)
         where = path or "<memory>"
         if keep_bodies:
@@ -271,7 +273,7 @@ class Session:
         def exact_line(number: int, offset: int, line: bytes) -> None:
             consume(((number, offset, line),))
 
-        head, tail = content_range(data, header is None, size)
+        head, tail = content_range(data, header is None, size, trim_end=file_end)
         number = first_number + data.count(b"\n", 0, head)
         if header is None or keep:
             resume = consume(iter_lines(data, head, tail, number, base_offset=base_offset), until_fast=True)

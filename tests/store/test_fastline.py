@@ -425,3 +425,33 @@ def test_a_session_read_in_blocks_and_runs_is_the_one_read_a_line_at_a_time() ->
         fast = _read(path, fast=True)
         assert fast == _read(path, fast=False)
     assert len(fast[0]) == 117 and len(fast[1]) == 2  # (the blank line is no problem)
+
+
+@pytest.mark.parametrize("end", [b"\r\n", b"\n", b"  \r\n\n", b""])
+def test_a_file_written_with_crlf_is_read_in_blocks_of_their_size(end: bytes) -> None:
+    """Blocks end after any newline: a CRLF file is cut into blocks like any other (it was once
+    gathered into one, a block at a time), and reads as the whole file reads."""
+    from pitui.store import blocks, tuning
+
+    data = _session({25: b"{not json", 60: b"", 61: HEADER}, count=120, end=b"").replace(b"\n", b"\r\n") + end
+    longer: list[int] = []
+    boundary = blocks._boundary
+
+    def found(chunk: bytes, size: int) -> int | None:
+        cut = boundary(chunk, size)
+        if cut is None:
+            longer.append(len(chunk))
+        return cut
+
+    with (
+        _file(data) as path,
+        mock.patch.object(tuning, "READ_BLOCK_BYTES", 4096),
+        mock.patch.object(tuning, "read_in_blocks", lambda size: True),
+        mock.patch.object(blocks, "_boundary", found),
+    ):
+        fast = _read(path, fast=True)
+        assert fast == _read(path, fast=False)
+        with mock.patch.object(tuning, "read_in_blocks", lambda size: False):
+            assert _read(path, fast=True) == fast  # the file read whole
+    assert not longer
+    assert len(fast[0]) == 117 and len(fast[1]) == 2
