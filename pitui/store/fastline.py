@@ -128,9 +128,9 @@ def decode_line(line: bytes) -> _Line | None:
         return None
 
 
-def message_entry(line: bytes, number: int, offset: int, source: LineSource | None) -> Entry | None:
+def message_entry(line: bytes, number: int, offset: int, source: LineSource | None, before: Any = None) -> Entry | None:
     """The entry of a message line (its body not kept), or None: the line is not a message, or
-    is one this path leaves to the exact rules.
+    is one this path leaves to the exact rules. ``before``: the id of the entry before it.
 
     The role's fields follow :class:`~pitui.store.model.Entry`'s rules (``textless_message``,
     ``usage_figures``) on the decoded structs; ``tests/store/test_fastline.py`` holds the two to
@@ -141,11 +141,18 @@ def message_entry(line: bytes, number: int, offset: int, source: LineSource | No
         return None
     if value.type is MISSING:
         return None  # the exact path reads it (an entry without a type)
-    return _entry(value, number, offset, len(line), source)
+    return _entry(value, number, offset, len(line), source, before)
 
 
-def _entry(value: _Line | _AnyLine, number: int, offset: int, length: int, source: LineSource | None) -> Entry:
-    """The entry of a decoded message line."""
+def _entry(
+    value: _Line | _AnyLine, number: int, offset: int, length: int, source: LineSource | None, before: Any
+) -> Entry:
+    """The entry of a decoded message line, ``before`` the id of the entry before it."""
+    parent = value.parentId
+    # Most parentIds are the id just read (pi appends a turn under the last): that string is
+    # held, not a copy (1,000,000 of them are 57 MB).
+    if parent == before and type(before) is str:
+        parent = before
     message = value.message
     role = MISSING if message is MISSING else _ROLES[type(message)]
     provider_model: tuple[Any, Any] | None = None
@@ -172,7 +179,7 @@ def _entry(value: _Line | _AnyLine, number: int, offset: int, length: int, sourc
     return Entry(
         "message",
         value.id,
-        value.parentId,
+        parent,
         value.timestamp,
         number,
         offset,
@@ -244,15 +251,11 @@ def read_lines(
         j = find(b"\n", i, stop)
         if j < 0:
             j = stop  # the last line, with no newline after it
-        if j == i or data[i] != _OPEN or (data[j - 1] != _CLOSE and not (data[j - 1] == _CR and data[j - 2] == _CLOSE)):
+        last = data[j - 1]
+        if j == i or data[i] != _OPEN or not (last == _CLOSE or (last == _CR and data[j - 2] == _CLOSE)):
             return None
         if value.type == "message":
-            entry = _entry(value, number, base_offset + i, j - i, source)
-            # Most parentIds are the id just read (pi appends a turn under the last): that
-            # string is held, not a copy (1,000,000 of them are 57 MB).
-            if entries and entry.parent_id == (before := entries[-1].id) and type(before) is str:
-                entry.parent_id = before
-            append(entry)
+            append(_entry(value, number, base_offset + i, j - i, source, entries[-1].id if entries else None))
         else:
             exact(number, base_offset + i, data[i:j])
         i = j + 1

@@ -197,8 +197,10 @@ def content_range(
     """Where the lines of ``data`` (of its first ``end`` bytes) start and end once trimmed as
     :func:`split_lines` trims them (``trim_end``: at the end too)."""
     head = strip_js_whitespace(data, start=True) if trim_start else 0
-    size = len(data) if end is None else end
-    return head, size - strip_js_whitespace(data, start=False, end=size) if trim_end else size
+    tail = len(data) if end is None else end
+    if trim_end:
+        tail -= strip_js_whitespace(data, start=False, end=tail)
+    return head, tail
 
 
 def dumps(value: Any, *, indent: bool = False, prepared: bool = False) -> bytes:

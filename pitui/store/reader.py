@@ -187,12 +187,8 @@ class Session:
                 # A message line whose body is not kept: its tree fields alone, when the fast
                 # path can decide them exactly (it refuses anything else, read below).
                 if not keep and tentative is None and line[:1] == b"{":
-                    entry = fast_entry(line, number, offset, source)
+                    entry = fast_entry(line, number, offset, source, entries[-1].id if entries else None)
                     if entry is not None:
-                        # Most parentIds are the id just read (pi appends a turn under the
-                        # last): that string is held, not a copy (1,000,000 of them are 57 MB).
-                        if entries and entry.parent_id == (before := entries[-1].id) and type(before) is str:
-                            entry.parent_id = before
                         append(entry)
                         continue
                 try:
